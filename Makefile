@@ -1,0 +1,34 @@
+# walpressure: PGXS build.
+#
+#   make && make install          build and install into the server found by pg_config
+#   make installcheck             pg_regress against a temporary instance that preloads the library
+#   bash test/run                 every suite (pg_regress, pgTAP, Perl TAP), as the README says
+
+EXTENSION = walpressure
+MODULE_big = walpressure
+OBJS = \
+	src/walpressure.o \
+	src/shmem.o \
+	src/histogram.o \
+	src/probe.o \
+	src/sampler.o \
+	src/sqlfuncs.o
+
+DATA = sql/walpressure--0.1.0.sql
+PG_CPPFLAGS = -I$(srcdir)/src
+
+REGRESS = live samples privileges
+REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
+
+# The one suite that needs a server without the library preloaded.
+REGRESS_NOT_PRELOADED = not_preloaded
+
+EXTRA_CLEAN = tmp_check tmp_check_np results regression.diffs regression.out
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+.PHONY: installcheck-not-preloaded
+installcheck-not-preloaded:
+	$(pg_regress_installcheck) --temp-instance=./tmp_check_np $(REGRESS_NOT_PRELOADED)

@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * probe.c
+ *		The commit probe: a transaction callback in every backend that
+ *		counts commits, times them, and tells leaders from followers.
+ *
+ * A committing transaction that has an xid flushes the WAL up to its commit
+ * record between XACT_EVENT_PRE_COMMIT and XACT_EVENT_COMMIT (xact.c
+ * CommitTransaction: RecordTransactionCommit runs between the two
+ * callbacks).  Either this backend won WALWriteLock and did the fsync for
+ * everyone queued behind it (a leader: its own pending WAL stats counted a
+ * sync), or another backend's flush covered its record (a follower).  The
+ * probe compares the backend's pending wal_sync count and time across the
+ * two callbacks, which is exact: pending stats are only flushed outside a
+ * transaction.
+ *
+ * This runs in the commit path after the commit is durable, with interrupts
+ * held: it must never ERROR, allocate or lock.  It reads the clock twice
+ * and writes a few counters of its own slot.
+ *
+ * IDENTIFICATION
+ *	  src/probe.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "portability/instr_time.h"
+
+#include "compat.h"
+#include "walpressure.h"
+
+/* State carried from PRE_COMMIT to COMMIT of the current transaction. */
+static bool wp_in_commit = false;
+static instr_time wp_commit_start;
+static uint64 wp_syncs_before;
+static uint64 wp_sync_us_before;
+
+/*
+ * Account one committed transaction in this process's slot.
+ */
+static void
+wp_probe_record(void)
+{
+	WpProbeSlot *slot = wp_probe_slot(wp_my_procno());
+	instr_time	elapsed;
+	uint64		commit_us;
+	uint64		syncs;
+
+	if (slot == NULL)
+		return;
+
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, wp_commit_start);
+	commit_us = INSTR_TIME_GET_MICROSEC(elapsed);
+
+	wp_owned_add(&slot->commits, 1);
+	wp_owned_add(&slot->commit_time_us, commit_us);
+	wp_hist_add_owned(&slot->commit_hist, commit_us);
+
+	syncs = wp_pending_wal_syncs() - wp_syncs_before;
+	if (syncs == 0)
+		return;
+
+	wp_owned_add(&slot->leaders, 1);
+	wp_owned_add(&slot->leader_fsyncs, syncs);
+	if (track_wal_io_timing)
+	{
+		uint64		sync_us = wp_pending_wal_sync_us() - wp_sync_us_before;
+
+		wp_owned_add(&slot->timed_fsyncs, syncs);
+		wp_owned_add(&slot->fsync_time_us, sync_us);
+		for (uint64 i = 0; i < syncs; i++)
+			wp_hist_add_owned(&slot->fsync_hist, sync_us / syncs);
+	}
+}
+
+/*
+ * XactCallback: note the start of a top-level commit, account it at its end.
+ */
+static void
+wp_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+			wp_in_commit = true;
+			wp_syncs_before = wp_pending_wal_syncs();
+			wp_sync_us_before = wp_pending_wal_sync_us();
+			INSTR_TIME_SET_CURRENT(wp_commit_start);
+			break;
+		case XACT_EVENT_COMMIT:
+			if (wp_in_commit && TransactionIdIsValid(GetTopTransactionIdIfAny()))
+				wp_probe_record();
+			wp_in_commit = false;
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PREPARE:
+			wp_in_commit = false;
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * Register the probe in the postmaster, so that every process it forks
+ * inherits it.
+ */
+void
+wp_probe_register(void)
+{
+	RegisterXactCallback(wp_xact_callback, NULL);
+}

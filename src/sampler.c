@@ -1,0 +1,204 @@
+/*-------------------------------------------------------------------------
+ *
+ * sampler.c
+ *		The sampler: a static background worker that, every
+ *		walpressure.sample_interval, appends one sample of every counter to
+ *		the ring in shared memory.
+ *
+ * A sample holds the probe's sums, pg_stat_wal, the checkpointer's counts,
+ * the WAL insert and flush positions, commit and fsync percentiles over the
+ * interval it closes, and how many processes wait on WAL-related events at
+ * that instant.  About once a second it also keeps the cumulative
+ * histograms, so the live view can give percentiles over the last minute.
+ * It needs no database connection; postmaster restarts it if it dies.
+ *
+ * IDENTIFICATION
+ *	  src/sampler.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "tcop/tcopprot.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "walpressure.h"
+
+/* A minute-ring entry is kept when this much time passed since the last. */
+#define WP_MINUTE_STEP_MS	1000
+
+/*
+ * Register the sampler; called from _PG_init during preload.
+ */
+void
+wp_sampler_register(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = 1;
+	strcpy(worker.bgw_library_name, "walpressure");
+	strcpy(worker.bgw_function_name, "wp_sampler_main");
+	strcpy(worker.bgw_name, "walpressure sampler");
+	strcpy(worker.bgw_type, "walpressure sampler");
+	RegisterBackgroundWorker(&worker);
+}
+
+/*
+ * Count the processes waiting, right now, on the WAL write lock, a WAL
+ * fsync, a WAL write, or anything else that is not idling.  PGPROC's
+ * wait_event_info is read without a lock, as pg_stat_activity does.
+ */
+static void
+wp_count_waits(WpSample *s)
+{
+	uint32		walwrite_lock = PG_WAIT_LWLOCK | WALWriteLock->tranche;
+
+	for (uint32 i = 0; i < ProcGlobal->allProcCount; i++)
+	{
+		PGPROC	   *proc = &ProcGlobal->allProcs[i];
+		uint32		event = *((volatile uint32 *) &proc->wait_event_info);
+		uint32		class = event & 0xFF000000;
+
+		/* unused, exiting, or not waiting */
+		if (proc == MyProc || proc->pid == 0 ||
+			proc->procLatch.owner_pid == 0 || event == 0)
+			continue;
+
+		if (event == walwrite_lock)
+			s->wait_walwrite_lock++;
+		else if (event == WAIT_EVENT_WAL_SYNC)
+			s->wait_wal_sync++;
+		else if (event == WAIT_EVENT_WAL_WRITE)
+			s->wait_wal_write++;
+		else if (class == PG_WAIT_LWLOCK || class == PG_WAIT_LOCK ||
+				 class == PG_WAIT_BUFFER_PIN || class == PG_WAIT_IO ||
+				 class == PG_WAIT_IPC)
+			s->wait_other++;
+	}
+}
+
+/*
+ * Take one sample and append it to the ring.  prev holds the histograms of
+ * the previous sample and is replaced by this one's.
+ */
+static void
+wp_take_sample(WpHistPair *now_hist, WpHistPair *prev_hist, WpHistSnap *delta)
+{
+	WpSample	s;
+	bool		keep_minute;
+
+	memset(&s, 0, sizeof(s));
+	pgstat_clear_snapshot();
+	wp_read_counters(&s.c, now_hist);
+
+	wp_hist_subtract(delta, &now_hist->commit, &prev_hist->commit);
+	s.commit_p50_us = wp_hist_percentile(delta, 0.50);
+	s.commit_p99_us = wp_hist_percentile(delta, 0.99);
+	wp_hist_subtract(delta, &now_hist->fsync, &prev_hist->fsync);
+	s.fsync_p50_us = wp_hist_percentile(delta, 0.50);
+	s.fsync_p99_us = wp_hist_percentile(delta, 0.99);
+	memcpy(prev_hist, now_hist, sizeof(WpHistPair));
+
+	wp_count_waits(&s);
+
+	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
+	wp_ring[wp_shared->samples_taken % wp_shared->ring_size] = s;
+	wp_shared->samples_taken++;
+
+	keep_minute = wp_shared->minutes_taken == 0 ||
+		TimestampDifferenceExceeds(wp_shared->minute[(wp_shared->minutes_taken - 1) % WP_MINUTE_RING].c.ts,
+								   s.c.ts, WP_MINUTE_STEP_MS - wp_sample_interval_ms / 2);
+	if (keep_minute)
+	{
+		WpMinuteEntry *m = &wp_shared->minute[wp_shared->minutes_taken % WP_MINUTE_RING];
+
+		m->c = s.c;
+		m->hist = *now_hist;
+		wp_shared->minutes_taken++;
+	}
+	LWLockRelease(wp_shared->lock);
+}
+
+static void
+wp_sampler_exit(int code, Datum arg)
+{
+	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
+	if (wp_shared->sampler_pid == MyProcPid)
+		wp_shared->sampler_pid = 0;
+	LWLockRelease(wp_shared->lock);
+}
+
+/*
+ * Entry point of the sampler.
+ */
+void
+wp_sampler_main(Datum main_arg)
+{
+	WpHistPair *now_hist;
+	WpHistPair *prev_hist;
+	WpHistSnap *delta;
+	TimestampTz next;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	now_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
+	prev_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
+	delta = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistSnap));
+
+	/* the first interval starts now, not at server start */
+	wp_probe_sum(&(WpCounters) {0}, prev_hist);
+
+	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
+	wp_shared->sampler_pid = MyProcPid;
+	LWLockRelease(wp_shared->lock);
+	before_shmem_exit(wp_sampler_exit, 0);
+
+	next = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), wp_sample_interval_ms);
+	for (;;)
+	{
+		TimestampTz now = GetCurrentTimestamp();
+		long		wait_ms = TimestampDifferenceMilliseconds(now, next);
+
+		if (wait_ms <= 0)
+		{
+			wp_take_sample(now_hist, prev_hist, delta);
+			next = TimestampTzPlusMilliseconds(next, wp_sample_interval_ms);
+			/* fell behind by more than an interval: start afresh from now */
+			if (next <= now)
+				next = TimestampTzPlusMilliseconds(now, wp_sample_interval_ms);
+			continue;
+		}
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 wait_ms, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+
+		if (ConfigReloadPending)
+		{
+			int			old_interval = wp_sample_interval_ms;
+
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+			if (wp_sample_interval_ms != old_interval)
+				next = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+												   wp_sample_interval_ms);
+		}
+	}
+}

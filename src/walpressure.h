@@ -1,0 +1,192 @@
+/*-------------------------------------------------------------------------
+ *
+ * walpressure.h
+ *		Shared declarations of walpressure: the shared-memory layout, the
+ *		log-linear latency histogram, and the entry points of each file.
+ *
+ * Grouped by the file that defines them.  Everything that lives in shared
+ * memory is declared here so that every process agrees on its layout.
+ *
+ * IDENTIFICATION
+ *	  src/walpressure.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_H
+#define WALPRESSURE_H
+
+#include "access/xlogdefs.h"
+#include "datatype/timestamp.h"
+#include "port/atomics.h"
+#include "storage/lwlock.h"
+
+/*
+ * Add to a counter that only the calling process writes: a plain read and
+ * write, no locked instruction (see shmem.c's locking notes).
+ */
+static inline void
+wp_owned_add(pg_atomic_uint64 *counter, uint64 n)
+{
+	pg_atomic_write_u64(counter, pg_atomic_read_u64(counter) + n);
+}
+
+/* ---------- histogram.c ---------- */
+
+/*
+ * Log-linear histogram of durations in microseconds: exact below 16 us,
+ * then 8 linear sub-buckets per power of two up to 2^30 us (about 18
+ * minutes), larger values in the last bucket.  A bucket is at most 12.5%
+ * wide, and percentiles interpolate inside it.
+ */
+#define WP_HIST_LINEAR		16
+#define WP_HIST_SUB_BITS	3
+#define WP_HIST_SUB			(1 << WP_HIST_SUB_BITS)
+#define WP_HIST_MAX_BIT		30
+#define WP_HIST_BUCKETS \
+	(WP_HIST_LINEAR + (WP_HIST_MAX_BIT - 4 + 1) * WP_HIST_SUB)
+
+/* A histogram written by one process only (see shmem.c's locking notes). */
+typedef struct WpHist
+{
+	pg_atomic_uint64 bucket[WP_HIST_BUCKETS];
+} WpHist;
+
+/* A plain copy: a sum over processes, a snapshot, or a difference. */
+typedef struct WpHistSnap
+{
+	uint64		bucket[WP_HIST_BUCKETS];
+} WpHistSnap;
+
+extern int	wp_hist_bucket(uint64 usec);
+extern void wp_hist_add_owned(WpHist *hist, uint64 usec);
+extern void wp_hist_accumulate(WpHistSnap *sum, const WpHist *hist);
+extern void wp_hist_subtract(WpHistSnap *result, const WpHistSnap *later,
+							 const WpHistSnap *earlier);
+extern uint64 wp_hist_count(const WpHistSnap *snap);
+extern double wp_hist_percentile(const WpHistSnap *snap, double fraction);
+
+/* ---------- probe.c ---------- */
+
+/*
+ * The commit probe's counters for one process, indexed by pgprocno.  Only
+ * the process owning the PGPROC writes its slot; counters only grow.
+ */
+typedef struct WpProbeSlot
+{
+	pg_atomic_uint64 commits;		/* committed transactions with an xid */
+	pg_atomic_uint64 leaders;		/* of those, this backend fsynced the WAL */
+	pg_atomic_uint64 leader_fsyncs; /* WAL fsyncs done by leaders */
+	pg_atomic_uint64 timed_fsyncs;	/* of those, timed (track_wal_io_timing) */
+	pg_atomic_uint64 fsync_time_us; /* total time of the timed fsyncs */
+	pg_atomic_uint64 commit_time_us;	/* total PRE_COMMIT -> COMMIT time */
+	WpHist		commit_hist;	/* commit latency */
+	WpHist		fsync_hist;		/* per-fsync latency of leaders */
+} WpProbeSlot;
+
+extern void wp_probe_register(void);
+
+/* ---------- shmem.c ---------- */
+
+/*
+ * Cumulative counters at one instant: the probe's sums over every process
+ * and the server's own WAL and checkpointer statistics.  Samples, the
+ * reset baseline and the live view's end point are all of this type, so
+ * any two of them subtract into the activity between them.
+ */
+typedef struct WpCounters
+{
+	TimestampTz ts;
+	/* commit probe */
+	uint64		commits;
+	uint64		leaders;
+	uint64		leader_fsyncs;
+	uint64		timed_fsyncs;
+	uint64		fsync_time_us;
+	uint64		commit_time_us;
+	/* pg_stat_wal */
+	int64		wal_records;
+	int64		wal_fpi;
+	uint64		wal_bytes;
+	int64		wal_buffers_full;
+	int64		wal_write;
+	int64		wal_sync;
+	int64		wal_write_time_us;
+	int64		wal_sync_time_us;
+	/* checkpointer */
+	int64		ckpt_timed;
+	int64		ckpt_requested;
+	/* WAL positions */
+	XLogRecPtr	insert_lsn;
+	XLogRecPtr	flush_lsn;
+} WpCounters;
+
+/* Both probe histograms, summed over processes. */
+typedef struct WpHistPair
+{
+	WpHistSnap	commit;
+	WpHistSnap	fsync;
+} WpHistPair;
+
+/* One entry of the sample ring, written by the sampler. */
+typedef struct WpSample
+{
+	WpCounters	c;
+	/* percentiles over the interval ending at this sample, us; -1: none */
+	float8		commit_p50_us;
+	float8		commit_p99_us;
+	float8		fsync_p50_us;
+	float8		fsync_p99_us;
+	/* processes waiting at the instant of the sample */
+	int32		wait_walwrite_lock;
+	int32		wait_wal_sync;
+	int32		wait_wal_write;
+	int32		wait_other;
+} WpSample;
+
+/*
+ * Cumulative histograms, kept about once a second for the last minute so
+ * that the live view can give percentiles over the last 60 seconds.
+ */
+#define WP_MINUTE_RING	72
+
+typedef struct WpMinuteEntry
+{
+	WpCounters	c;
+	WpHistPair	hist;
+} WpMinuteEntry;
+
+typedef struct WpShared
+{
+	LWLock	   *lock;			/* guards everything below, not the slots */
+	int			nslots;			/* probe slots allocated */
+	int			ring_size;		/* walpressure.sample_history */
+	pid_t		sampler_pid;	/* 0 when not running */
+	uint64		samples_taken;	/* since reset; ring index = n % ring_size */
+	uint64		minutes_taken;	/* since reset; index = n % WP_MINUTE_RING */
+	WpCounters	base;			/* at the last reset() or server start */
+	WpHistPair	base_hist;
+	WpMinuteEntry minute[WP_MINUTE_RING];
+} WpShared;
+
+extern WpShared *wp_shared;
+extern WpProbeSlot *wp_slots;
+extern WpSample *wp_ring;
+
+extern void wp_shmem_install_hooks(void);
+extern void wp_require_preload(void);
+extern WpProbeSlot *wp_probe_slot(int procno);
+extern void wp_probe_sum(WpCounters *c, WpHistPair *hist);
+extern void wp_read_counters(WpCounters *c, WpHistPair *hist);
+extern void wp_counters_reset(void);
+
+/* ---------- sampler.c ---------- */
+
+extern void wp_sampler_register(void);
+PGDLLEXPORT void wp_sampler_main(Datum main_arg);
+
+/* ---------- walpressure.c (GUCs) ---------- */
+
+extern int	wp_sample_interval_ms;
+extern int	wp_sample_history;
+
+#endif							/* WALPRESSURE_H */
