@@ -10,7 +10,8 @@
  * interval it closes, and how many processes wait on WAL-related events at
  * that instant.  About once a second it also keeps the cumulative
  * histograms, so the live view can give percentiles over the last minute.
- * It needs no database connection; postmaster restarts it if it dies.
+ * It reads no database; the postmaster restarts it if it dies or is
+ * terminated.
  *
  * IDENTIFICATION
  *	  src/sampler.c
@@ -47,7 +48,7 @@ wp_sampler_register(void)
 	BackgroundWorker worker;
 
 	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker.bgw_start_time = BgWorkerStart_ConsistentState;
 	worker.bgw_restart_time = 1;
 	strcpy(worker.bgw_library_name, "walpressure");
@@ -133,15 +134,6 @@ wp_take_sample(WpHistPair *now_hist, WpHistPair *prev_hist, WpHistSnap *delta)
 	LWLockRelease(wp_shared->lock);
 }
 
-static void
-wp_sampler_exit(int code, Datum arg)
-{
-	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
-	if (wp_shared->sampler_pid == MyProcPid)
-		wp_shared->sampler_pid = 0;
-	LWLockRelease(wp_shared->lock);
-}
-
 /*
  * Entry point of the sampler.
  */
@@ -154,8 +146,15 @@ wp_sampler_main(Datum main_arg)
 	TimestampTz next;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
-	pqsignal(SIGTERM, die);
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
 	BackgroundWorkerUnblockSignals();
+
+	/*
+	 * Connected to no database, like the logical replication launcher: it
+	 * reads only shared state, and shows up in pg_stat_activity.
+	 */
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	pgstat_report_appname("walpressure sampler");
 
 	now_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	prev_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
@@ -164,13 +163,8 @@ wp_sampler_main(Datum main_arg)
 	/* the first interval starts now, not at server start */
 	wp_probe_sum(&(WpCounters) {0}, prev_hist);
 
-	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
-	wp_shared->sampler_pid = MyProcPid;
-	LWLockRelease(wp_shared->lock);
-	before_shmem_exit(wp_sampler_exit, 0);
-
 	next = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), wp_sample_interval_ms);
-	for (;;)
+	while (!ShutdownRequestPending)
 	{
 		TimestampTz now = GetCurrentTimestamp();
 		long		wait_ms = TimestampDifferenceMilliseconds(now, next);
@@ -201,4 +195,10 @@ wp_sampler_main(Datum main_arg)
 												   wp_sample_interval_ms);
 		}
 	}
+
+	/*
+	 * Asked to stop: at shutdown the postmaster will not restart us; after a
+	 * pg_terminate_backend() the non-zero status has it start us again.
+	 */
+	proc_exit(1);
 }

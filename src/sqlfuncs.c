@@ -29,7 +29,7 @@ PG_FUNCTION_INFO_V1(wp_sample_rows);
 PG_FUNCTION_INFO_V1(wp_reset);
 
 #define WP_LIVE_WINDOW_MS	60000
-#define WP_LIVE_COLS		18
+#define WP_LIVE_COLS		19
 #define WP_SAMPLE_COLS		23
 
 /* Differences of two counters, as the views want them. */
@@ -85,28 +85,29 @@ wp_live_row(Tuplestorestate *ts, TupleDesc desc, const char *window,
 	wp_set_ratio(values, nulls, 4, commits, seconds);
 	values[5] = Int64GetDatum((int64) wal_fsyncs);
 	wp_set_ratio(values, nulls, 6, wal_fsyncs, seconds);
-	wp_set_ratio(values, nulls, 7, commits, wal_fsyncs);
-	wp_set_ratio(values, nulls, 8, 100.0 * DELTA(leaders), commits);
+	values[7] = Int64GetDatum((int64) DELTA(leader_fsyncs));
+	wp_set_ratio(values, nulls, 8, commits, wal_fsyncs);
+	wp_set_ratio(values, nulls, 9, 100.0 * DELTA(leaders), commits);
 
 	/* fsync latency: the leaders' own; else the server's average */
 	if (DELTA(timed_fsyncs) > 0)
-		wp_set_ratio(values, nulls, 9, DELTA(fsync_time_us) / 1000.0,
+		wp_set_ratio(values, nulls, 10, DELTA(fsync_time_us) / 1000.0,
 					 DELTA(timed_fsyncs));
 	else
-		wp_set_ratio(values, nulls, 9, DELTA(wal_sync_time_us) / 1000.0,
+		wp_set_ratio(values, nulls, 10, DELTA(wal_sync_time_us) / 1000.0,
 					 DELTA(wal_sync_time_us) > 0 ? wal_fsyncs : 0);
 	wp_hist_subtract(delta, &end_hist->fsync, &start_hist->fsync);
-	wp_set_percentile(values, nulls, 10, delta, 0.50);
-	wp_set_percentile(values, nulls, 11, delta, 0.99);
+	wp_set_percentile(values, nulls, 11, delta, 0.50);
+	wp_set_percentile(values, nulls, 12, delta, 0.99);
 
-	wp_set_ratio(values, nulls, 12, DELTA(commit_time_us) / 1000.0, commits);
+	wp_set_ratio(values, nulls, 13, DELTA(commit_time_us) / 1000.0, commits);
 	wp_hist_subtract(delta, &end_hist->commit, &start_hist->commit);
-	wp_set_percentile(values, nulls, 13, delta, 0.50);
-	wp_set_percentile(values, nulls, 14, delta, 0.99);
+	wp_set_percentile(values, nulls, 14, delta, 0.50);
+	wp_set_percentile(values, nulls, 15, delta, 0.99);
 
-	wp_set_ratio(values, nulls, 15, DELTA(wal_bytes) / (1024.0 * 1024.0), seconds);
-	wp_set_ratio(values, nulls, 16, 100.0 * DELTA(wal_fpi), DELTA(wal_records));
-	wp_set_ratio(values, nulls, 17, DELTA(wal_buffers_full), seconds);
+	wp_set_ratio(values, nulls, 16, DELTA(wal_bytes) / (1024.0 * 1024.0), seconds);
+	wp_set_ratio(values, nulls, 17, 100.0 * DELTA(wal_fpi), DELTA(wal_records));
+	wp_set_ratio(values, nulls, 18, DELTA(wal_buffers_full), seconds);
 
 	tuplestore_putvalues(ts, desc, values, nulls);
 	pfree(delta);

@@ -160,7 +160,6 @@ typedef struct WpShared
 	LWLock	   *lock;			/* guards everything below, not the slots */
 	int			nslots;			/* probe slots allocated */
 	int			ring_size;		/* walpressure.sample_history */
-	pid_t		sampler_pid;	/* 0 when not running */
 	uint64		samples_taken;	/* since reset; ring index = n % ring_size */
 	uint64		minutes_taken;	/* since reset; index = n % WP_MINUTE_RING */
 	WpCounters	base;			/* at the last reset() or server start */

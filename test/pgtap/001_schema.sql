@@ -1,0 +1,44 @@
+-- The SQL contract: schema, views and their columns, functions.
+BEGIN;
+SELECT plan(14);
+
+SELECT has_extension('walpressure', 'walpressure', 'extension is installed in schema walpressure');
+SELECT has_schema('walpressure');
+SELECT is((SELECT extrelocatable FROM pg_extension WHERE extname = 'walpressure'), false,
+          'extension is not relocatable');
+SELECT is((SELECT array_agg(e.extname ORDER BY e.extname)
+           FROM pg_depend d
+           JOIN pg_extension w ON w.oid = d.objid AND w.extname = 'walpressure'
+           JOIN pg_extension e ON e.oid = d.refobjid
+           WHERE d.classid = 'pg_extension'::regclass
+             AND d.refclassid = 'pg_extension'::regclass),
+          ARRAY['pg_prewarm']::name[], 'requires pg_prewarm');
+
+SELECT has_view('walpressure', 'live', 'view live exists');
+SELECT columns_are('walpressure', 'live', ARRAY[
+    'period', 'since', 'seconds', 'commits', 'commits_per_s', 'wal_fsyncs',
+    'wal_fsyncs_per_s', 'leader_fsyncs', 'commits_per_fsync', 'leader_pct',
+    'fsync_avg_ms', 'fsync_p50_ms', 'fsync_p99_ms', 'commit_avg_ms',
+    'commit_p50_ms', 'commit_p99_ms', 'wal_mb_per_s', 'fpi_pct',
+    'wal_buffers_full_per_s']);
+SELECT has_view('walpressure', 'samples', 'view samples exists');
+SELECT columns_are('walpressure', 'samples', ARRAY[
+    'sample_time', 'seconds', 'commits', 'leaders', 'wal_fsyncs', 'wal_writes',
+    'commits_per_fsync', 'wal_records', 'wal_fpi', 'wal_bytes', 'wal_buffers_full',
+    'commit_p50_ms', 'commit_p99_ms', 'fsync_p50_ms', 'fsync_p99_ms',
+    'insert_lsn', 'flush_lsn', 'checkpoints_timed', 'checkpoints_requested',
+    'waiting_walwrite_lock', 'waiting_wal_sync', 'waiting_wal_write', 'waiting_other']);
+
+SELECT has_function('walpressure', 'reset', '{}'::name[]);
+SELECT function_returns('walpressure', 'reset', '{}'::name[], 'void');
+SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset']);
+SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
+
+SELECT results_eq('SELECT period FROM walpressure.live',
+                  ARRAY['since reset', 'last 60 s'],
+                  'live has one row per period, in order');
+SELECT cmp_ok((SELECT count(*) FROM walpressure.samples), '>=', 0::bigint,
+              'samples reads');
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,33 @@
+-- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
+BEGIN;
+SELECT plan(13);
+
+SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
+SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
+SELECT function_privs_are('walpressure', 'reset', '{}'::name[], 'public', ARRAY[]::text[],
+                          'PUBLIC cannot reset');
+SELECT function_privs_are('walpressure', 'reset', '{}'::name[], 'pg_monitor', ARRAY[]::text[],
+                          'pg_monitor cannot reset');
+SELECT function_privs_are('walpressure', 'live_figures', '{}'::name[], 'pg_monitor', ARRAY['EXECUTE']);
+SELECT function_privs_are('walpressure', 'sample_rows', '{}'::name[], 'pg_monitor', ARRAY['EXECUTE']);
+SELECT function_privs_are('walpressure', 'live_figures', '{}'::name[], 'public', ARRAY[]::text[]);
+SELECT table_privs_are('walpressure', 'live', 'pg_monitor', ARRAY['SELECT']);
+SELECT table_privs_are('walpressure', 'samples', 'pg_monitor', ARRAY['SELECT']);
+SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
+
+CREATE ROLE regress_tap_nobody;
+CREATE ROLE regress_tap_monitor IN ROLE pg_monitor;
+
+SET LOCAL ROLE regress_tap_nobody;
+SELECT throws_ok('SELECT walpressure.reset()', '42501', 'permission denied for schema walpressure',
+                 'a role without grants cannot reset');
+RESET ROLE;
+
+SET LOCAL ROLE regress_tap_monitor;
+SELECT throws_ok('SELECT walpressure.reset()', '42501', 'permission denied for function reset',
+                 'pg_monitor cannot reset');
+SELECT lives_ok('SELECT * FROM walpressure.live', 'pg_monitor reads live');
+RESET ROLE;
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,100 @@
+# The commit probe against pgbench: commits, WAL fsyncs, grouping, latency.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('probe');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+fsync = on
+track_wal_io_timing = on
+autovacuum = off
+walpressure.sample_interval = 500
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+$node->command_ok([ 'pgbench', '-i', '-s', '5', '-q', 'postgres' ], 'pgbench -i');
+
+# The baseline and the pg_stat_wal figure it is compared with come from the
+# same statistics snapshot (one transaction).
+my $before = $node->safe_psql('postgres', q{
+BEGIN;
+SELECT walpressure.reset();
+SELECT wal_sync FROM pg_stat_wal;
+COMMIT;
+});
+$before = (split /\n/, $before)[-1];
+
+my ($out, $err);
+my $ok = $node->run_log(
+	[ 'pgbench', '-n', '-b', 'simple-update', '-c', '8', '-j', '2', '-T', '10', 'postgres' ],
+	'>', \$out, '2>', \$err);
+ok($ok, 'pgbench simple-update ran');
+my ($processed) = $out =~ /number of transactions actually processed: (\d+)/;
+ok(defined $processed && $processed > 0, "pgbench processed transactions ($processed)");
+
+# pgbench's backends flushed their statistics when they exited; wait until
+# pg_stat_wal no longer moves before comparing with it.
+my $last = -1;
+for my $try (1 .. 50)
+{
+	my $now = $node->safe_psql('postgres', 'SELECT wal_sync FROM pg_stat_wal');
+	last if $now == $last;
+	$last = $now;
+	sleep 1;
+}
+
+my $row = $node->safe_psql('postgres', q{
+SELECT l.commits, l.wal_fsyncs, w.wal_sync, l.leader_fsyncs, l.commits_per_fsync,
+       l.fsync_avg_ms, l.fsync_p50_ms, l.fsync_p99_ms,
+       l.commit_avg_ms, l.commit_p50_ms, l.commit_p99_ms, l.leader_pct
+FROM walpressure.live l, pg_stat_wal w
+WHERE l.period = 'since reset'
+});
+my ($commits, $fsyncs, $wal_sync, $leader_fsyncs, $per_fsync,
+	$fsync_avg, $fsync_p50, $fsync_p99,
+	$commit_avg, $commit_p50, $commit_p99, $leader_pct) = split /\|/, $row;
+note "probe: $row; pgbench processed $processed";
+
+# pgbench counts the transactions it saw complete; a client cut off at the
+# end may have committed one more.  Nothing else commits (autovacuum off).
+cmp_ok($commits, '>=', $processed, 'probe counted every pgbench commit');
+cmp_ok($commits, '<=', $processed + 8, 'probe counted nothing else');
+
+is($fsyncs, $wal_sync - $before, 'live wal_fsyncs equals the pg_stat_wal delta');
+# Committing backends do nearly all fsyncs; the walwriter and checkpointer
+# the rest.
+cmp_ok($leader_fsyncs, '<=', $fsyncs, 'leaders did no more fsyncs than the server');
+cmp_ok($leader_fsyncs, '>=', 0.9 * $fsyncs, 'leaders did at least 90% of the fsyncs');
+cmp_ok($per_fsync, '>', 1, 'commits share fsyncs (commits per fsync > 1)');
+cmp_ok($leader_pct, '>', 0, 'some commits led a flush');
+cmp_ok($leader_pct, '<', 100, 'some commits rode on another flush');
+
+cmp_ok($fsync_avg, '>', 0, 'fsync latency measured');
+cmp_ok($fsync_p50, '>', 0, 'fsync p50 non-zero');
+cmp_ok($fsync_p50, '<=', $fsync_p99, 'fsync p50 <= p99');
+cmp_ok($commit_avg, '>', 0, 'commit latency measured');
+cmp_ok($commit_p50, '>', 0, 'commit p50 non-zero');
+cmp_ok($commit_p50, '<=', $commit_p99, 'commit p50 <= p99');
+cmp_ok($fsync_p50, '<=', $commit_p99, 'an fsync is part of a commit');
+
+# The last-minute row covers the run too (the reset is less than a minute
+# old, so both rows start there).
+my $minute = $node->safe_psql('postgres',
+	q{SELECT commits FROM walpressure.live WHERE period = 'last 60 s'});
+is($minute, $commits, 'last 60 s row agrees within a minute of the reset');
+
+# The samples cover the run: their commits add up to the probe's.
+my $sampled = $node->poll_query_until('postgres', qq{
+SELECT sum(commits) = $commits FROM walpressure.samples});
+ok($sampled, 'the samples add up to the commits');
+my $waits = $node->safe_psql('postgres',
+	q{SELECT max(waiting_walwrite_lock + waiting_wal_sync) > 0 FROM walpressure.samples});
+is($waits, 't', 'the sampler saw backends waiting on the WAL flush');
+
+$node->stop;
+done_testing();

@@ -1,0 +1,102 @@
+# The sampler: reloads its interval, comes back after kill -9, and the
+# server crash-restarts cleanly with the library loaded.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sampler');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+walpressure.sample_interval = 200
+restart_after_crash = on
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+
+sub sampler_pid
+{
+	return $node->safe_psql('postgres',
+		q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'});
+}
+
+# Intervals of the newest samples, once at least `n` exist after a reset.
+sub recent_intervals
+{
+	my ($n) = @_;
+	$node->safe_psql('postgres', 'SELECT walpressure.reset()');
+	$node->poll_query_until('postgres',
+		qq{SELECT count(*) >= $n FROM walpressure.samples})
+	  or die "no $n samples";
+	return $node->safe_psql('postgres', qq{
+SELECT round(avg(seconds), 1) FROM walpressure.samples});
+}
+
+my $pid = sampler_pid();
+like($pid, qr/^\d+$/, 'the sampler runs');
+is(recent_intervals(4), '0.2', 'samples every 200 ms');
+
+# SIGHUP: a new interval, same process
+$node->safe_psql('postgres', q{
+ALTER SYSTEM SET walpressure.sample_interval = '1s';
+SELECT pg_reload_conf();
+});
+is(recent_intervals(3), '1.0', 'after a reload, samples every second');
+is(sampler_pid(), $pid, 'the sampler took the reload without restarting');
+
+# terminated by a superuser: it leaves quietly and is started again
+$node->safe_psql('postgres', qq{SELECT pg_terminate_backend($pid)});
+ok($node->poll_query_until('postgres', qq{
+SELECT count(*) = 1 FROM pg_stat_activity
+WHERE backend_type = 'walpressure sampler' AND pid <> $pid}),
+	'a terminated sampler is started again');
+$pid = sampler_pid();
+
+# kill -9 of the sampler: a process attached to shared memory died, so the
+# postmaster restarts the server; the sampler comes back.
+my $log_offset = -s $node->logfile;
+kill 'KILL', $pid;
+ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset),
+	'the server crash-restarted');
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'})
+  or die 'sampler did not come back';
+my $new_pid = sampler_pid();
+isnt($new_pid, $pid, 'the sampler is back, as a new process');
+ok($node->poll_query_until('postgres', q{SELECT count(*) >= 2 FROM walpressure.samples}),
+	'and it samples again');
+
+# kill -9 of another server process (the WAL writer): crash-restart, then
+# everything works again
+my $walwriter = $node->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
+$log_offset = -s $node->logfile;
+kill 'KILL', $walwriter;
+ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset),
+	'WAL writer killed: the server crash-restarted');
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'})
+  or die 'sampler did not come back';
+
+$node->safe_psql('postgres', q{
+SELECT walpressure.reset();
+CREATE TABLE after_crash (i int);
+INSERT INTO after_crash VALUES (1);
+});
+is($node->safe_psql('postgres',
+	q{SELECT commits FROM walpressure.live WHERE period = 'since reset'}),
+	'2', 'the probe counts commits after the crash-restart');
+
+# a clean stop and start: no complaint from the library
+$node->restart;
+is($node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.live}), '2',
+	'live reads after a restart');
+my $log = slurp_file($node->logfile);
+unlike($log, qr/walpressure.*(ERROR|FATAL)|(ERROR|FATAL).*walpressure/,
+	'no error from walpressure in the server log');
+
+$node->stop;
+done_testing();
