@@ -12,12 +12,16 @@ OBJS = \
 	src/histogram.o \
 	src/probe.o \
 	src/sampler.o \
-	src/sqlfuncs.o
+	src/sqlfuncs.o \
+	src/launch.o \
+	src/sweep.o \
+	src/client.o \
+	src/init_pgbench.o
 
 DATA = sql/walpressure--0.1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src
 
-REGRESS = live samples privileges
+REGRESS = live samples privileges sweep_errors
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.

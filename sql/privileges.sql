@@ -2,6 +2,7 @@
 -- Who may read and who may change: the views are for pg_monitor, reset()
 -- for superusers only.
 --
+\set SHOW_CONTEXT never
 CREATE ROLE regress_wp_nobody;
 CREATE ROLE regress_wp_monitor IN ROLE pg_monitor;
 
@@ -11,11 +12,18 @@ SELECT walpressure.reset();
 SELECT count(*) FROM walpressure.live;
 RESET ROLE;
 
--- pg_monitor reads both views but cannot reset
+-- pg_monitor reads the views and tables but changes nothing
 SET ROLE regress_wp_monitor;
 SELECT count(*) FROM walpressure.live;
 SELECT count(*) >= 0 AS readable FROM walpressure.samples;
+SELECT count(*) >= 0 AS readable FROM walpressure.results;
+SELECT count(*) >= 0 AS readable FROM walpressure.sweeps;
 SELECT walpressure.reset();
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0']);
+SELECT walpressure.cancel_sweep(1);
+SELECT walpressure.init_pgbench(1);
+SELECT walpressure.prewarm();
+DELETE FROM walpressure.sweeps;
 RESET ROLE;
 
 -- the functions behind the views are not for PUBLIC either

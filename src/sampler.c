@@ -156,6 +156,9 @@ wp_sampler_main(Datum main_arg)
 	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 	pgstat_report_appname("walpressure sampler");
 
+	/* a sweep the server stopped during is closed once recovery is over */
+	wp_sweep_state_file_check();
+
 	now_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	prev_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	delta = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistSnap));

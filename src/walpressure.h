@@ -168,6 +168,7 @@ typedef struct WpShared
 } WpShared;
 
 extern WpShared *wp_shared;
+extern Size wp_sweep_size(void);
 extern WpProbeSlot *wp_slots;
 extern WpSample *wp_ring;
 
@@ -177,6 +178,118 @@ extern WpProbeSlot *wp_probe_slot(int procno);
 extern void wp_probe_sum(WpCounters *c, WpHistPair *hist);
 extern void wp_read_counters(WpCounters *c, WpHistPair *hist);
 extern void wp_counters_reset(void);
+
+/* ---------- sweep.c, client.c: the sweep control block ---------- */
+
+/* Workloads a client worker runs. */
+typedef enum WpWorkload
+{
+	WP_WORKLOAD_SIMPLE_UPDATE,
+	WP_WORKLOAD_TPCB_LIKE,
+	WP_WORKLOAD_INSERT_ONLY,
+	WP_WORKLOAD_BATCH_INSERT,
+	WP_WORKLOAD_CUSTOM
+} WpWorkload;
+
+/* Life of the one sweep the server runs at a time. */
+typedef enum WpSweepState
+{
+	WP_SWEEP_IDLE = 0,			/* none: run_sweep may claim the block */
+	WP_SWEEP_STARTING,			/* claimed; coordinator not yet running */
+	WP_SWEEP_RUNNING,			/* coordinator recorded the sweep row */
+	WP_SWEEP_FINISHED			/* coordinator ended; the launcher reads why */
+} WpSweepState;
+
+/* Final status of a sweep, as written in walpressure.sweeps. */
+#define WP_STATUS_LEN 16
+
+/*
+ * One client worker's counters.  Written only by that client (see shmem.c),
+ * read by the coordinator while it runs and after it exits.
+ */
+typedef struct WpClientSlot
+{
+	pg_atomic_uint64 txns;		/* transactions committed */
+	pg_atomic_uint64 retries;	/* serialization failures and deadlocks */
+	double		latency_ms;		/* sum of committed transactions' times */
+	double		latency_sq_ms;	/* sum of their squares, ms^2 */
+	pg_atomic_uint32 flushed_gen;	/* last flush_gen acted upon */
+	pg_atomic_uint32 done;		/* 1 when the client left its loop */
+	WpHist		hist;			/* transaction latency */
+	char		error[256];		/* why it stopped early, "" if it did not */
+} WpClientSlot;
+
+#define WP_REQUEST_MAX 65536	/* run_sweep's arguments, as jsonb text */
+#define WP_SETTINGS_MAX 8192	/* the step's settings, name=value lines */
+#define WP_SQL_MAX 32768		/* the custom workload's SQL */
+#define WP_MESSAGE_MAX 1024
+
+typedef struct WpSweep
+{
+	/* guarded by sweep_lock */
+	WpSweepState state;
+	uint64		launch_seq;		/* bumped by each claim */
+	uint64		finished_seq;	/* the launch whose worker last finished */
+	int64		sweep_id;		/* 0 until the coordinator recorded it */
+	pid_t		launcher_pid;	/* the backend in run_sweep */
+	int			launcher_procno;	/* its PGPROC, to set its latch */
+	char		status[WP_STATUS_LEN];	/* done, cancelled, failed */
+	char		message[WP_MESSAGE_MAX];	/* error of a failed sweep */
+
+	/* set by run_sweep before the coordinator starts, then read-only */
+	Oid			dboid;
+	Oid			roleoid;
+	char		request[WP_REQUEST_MAX];
+
+	/* progress, written by the coordinator for run_sweep's NOTICEs */
+	pg_atomic_uint32 steps_done;
+	int			steps_total;
+	char		last_step[WP_MESSAGE_MAX];
+
+	/* flags: set by anyone, read by coordinator and clients */
+	pg_atomic_uint32 cancel;	/* stop the sweep */
+	pg_atomic_uint32 stop;		/* clients: leave after this transaction */
+	pg_atomic_uint32 flush_gen; /* clients: flush statistics now */
+
+	/* the current step, written by the coordinator before clients start */
+	WpWorkload	workload;
+	int			nclients;
+	int			batch_size;
+	int			scale;
+	char		settings[WP_SETTINGS_MAX];	/* "name=value\n" lines */
+	char		sql[WP_SQL_MAX];
+
+	int			nslots;
+	WpClientSlot client[FLEXIBLE_ARRAY_MEMBER];
+} WpSweep;
+
+extern WpSweep *wp_sweep;
+extern LWLock *wp_sweep_lock;
+
+/* sweep.c */
+PGDLLEXPORT void wp_coordinator_main(Datum main_arg);
+PGDLLEXPORT void wp_recovery_main(Datum main_arg);
+extern void wp_sweep_state_file_check(void);
+extern bool wp_sweep_recovery_pending(int64 *id);
+extern void wp_worker_finish(const char *status, const char *message, int64 sweep_id);
+extern void wp_wake_launcher(void);
+
+/* init_pgbench.c */
+PGDLLEXPORT void wp_init_pgbench_main(Datum main_arg);
+
+/* client.c */
+PGDLLEXPORT void wp_client_main(Datum main_arg);
+/* The clients' counters summed, at one instant. */
+typedef struct WpClientTotals
+{
+	uint64		txns;
+	uint64		retries;
+	double		latency_ms;
+	double		latency_sq_ms;
+	WpHistSnap	hist;
+} WpClientTotals;
+
+extern void wp_client_sum(int nclients, WpClientTotals *totals);
 
 /* ---------- sampler.c ---------- */
 

@@ -31,7 +31,9 @@ SELECT columns_are('walpressure', 'samples', ARRAY[
 
 SELECT has_function('walpressure', 'reset', '{}'::name[]);
 SELECT function_returns('walpressure', 'reset', '{}'::name[], 'void');
-SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset']);
+SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset',
+    'run_sweep', 'cancel_sweep', 'init_pgbench', 'prewarm', 'sweepable_settings',
+    'sweepable_load', '_launch_sweep', '_check_setting', '_free_worker_slots']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(13);
+SELECT plan(20);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -14,6 +14,17 @@ SELECT function_privs_are('walpressure', 'live_figures', '{}'::name[], 'public',
 SELECT table_privs_are('walpressure', 'live', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'samples', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
+
+SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
+                          format('PUBLIC cannot call %s', f))
+FROM (VALUES ('run_sweep', ARRAY['text', 'text[]', 'integer', 'interval', 'text', 'integer',
+                                 'interval', 'integer', 'jsonb', 'boolean', 'text', 'boolean']),
+             ('cancel_sweep', ARRAY['bigint']),
+             ('init_pgbench', ARRAY['integer']),
+             ('prewarm', ARRAY['regclass[]']),
+             ('_launch_sweep', ARRAY['text', 'boolean'])) AS f(f, args);
+SELECT table_privs_are('walpressure', t, 'pg_monitor', ARRAY['SELECT'])
+FROM unnest(ARRAY['sweeps', 'steps']) AS t;
 
 CREATE ROLE regress_tap_nobody;
 CREATE ROLE regress_tap_monitor IN ROLE pg_monitor;

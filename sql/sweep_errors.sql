@@ -1,0 +1,67 @@
+--
+-- run_sweep refuses bad input with a clear error before anything starts,
+-- and records nothing.
+--
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+
+-- what can be swept
+SELECT walpressure.run_sweep('shared_buffers', ARRAY['1GB']);
+SELECT walpressure.run_sweep('no_such_setting', ARRAY['1']);
+SELECT walpressure.run_sweep('commit_delay', NULL);
+
+-- the values
+SELECT walpressure.run_sweep('commit_delay', ARRAY[]::text[]);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', NULL]);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '-5']);
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'sometimes']);
+SELECT walpressure.run_sweep('clients', ARRAY['4', '0']);
+SELECT walpressure.run_sweep('batch_size', ARRAY['ten']);
+
+-- the workload
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'read-only');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'custom');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"sql": "SELECT 1"}');
+
+-- the fixed settings
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '[1]');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"commit_delay": 5}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"shared_buffers": "1GB"}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"commit_siblings": -1}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"batch_size": 0}');
+
+-- the load: clients, worker slots, time, repeats
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 0);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 500);
+SELECT walpressure.run_sweep('clients', ARRAY['1', '500']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '0 s');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, warmup => '-1 s');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, repeats => 0);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => NULL);
+
+-- the disk cap is not in this version
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], iops_cap => 1000);
+SELECT walpressure.run_sweep('iops_cap', ARRAY['1000']);
+
+-- the data
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
+SELECT * FROM walpressure.prewarm();
+
+-- nothing to cancel, nothing to build
+SELECT walpressure.cancel_sweep(12345);
+SELECT walpressure.init_pgbench(0);
+
+-- none of this recorded anything
+SELECT count(*) AS sweeps FROM walpressure.sweeps;
+
+-- one sweep at a time
+SELECT walpressure.init_pgbench(1);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100'], clients => 1,
+                             duration => '60 s', warmup => '0 s', prewarm => false,
+                             wait => false) AS first_sweep;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
+SELECT walpressure.init_pgbench(1);
+SELECT walpressure.cancel_sweep(1);
+SELECT sweep_id, status, steps_done, steps_total FROM walpressure.sweeps;
+SELECT count(*) AS workers_left FROM pg_stat_activity
+WHERE backend_type IN ('walpressure client', 'walpressure coordinator');

@@ -1,0 +1,370 @@
+/*-------------------------------------------------------------------------
+ *
+ * client.c
+ *		Client workers: the load of a sweep step, run inside the server.
+ *
+ * A client is a dynamic background worker connected to the caller's
+ * database as the caller's role.  It applies the step's settings to its own
+ * session, then runs one transaction of the workload after another until
+ * the coordinator raises the stop flag, timing each into its own slot of the
+ * sweep block.  The built-in workloads are pgbench's scripts with the same
+ * statements and the same uniform random values; they run as prepared SPI
+ * plans, so a client costs what pgbench's backend costs minus the protocol.
+ *
+ * Like pgbench, a client retries nothing but counts serialization failures
+ * and deadlocks (the transaction is abandoned and the next one starts); any
+ * other error stops the client and is reported by the coordinator as the
+ * reason the sweep failed.
+ *
+ * IDENTIFICATION
+ *	  src/client.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "common/pg_prng.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "portability/instr_time.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "walpressure.h"
+
+/* pgbench's statements (src/bin/pgbench/pgbench.c, builtin_script) */
+#define SQL_UPDATE_ACCOUNT \
+	"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2"
+#define SQL_SELECT_ACCOUNT \
+	"SELECT abalance FROM pgbench_accounts WHERE aid = $1"
+#define SQL_UPDATE_TELLER \
+	"UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2"
+#define SQL_UPDATE_BRANCH \
+	"UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2"
+#define SQL_INSERT_HISTORY \
+	"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) " \
+	"VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)"
+
+/* pgbench's constants: rows per scale unit */
+#define NACCOUNTS	100000
+#define NTELLERS	10
+
+typedef struct WpClient
+{
+	WpClientSlot *slot;
+	WpWorkload	workload;
+	int			batch_size;
+	int			scale;
+	pg_prng_state prng;
+	SPIPlanPtr	update_account;
+	SPIPlanPtr	select_account;
+	SPIPlanPtr	update_teller;
+	SPIPlanPtr	update_branch;
+	SPIPlanPtr	insert_history;
+	SPIPlanPtr	custom;
+} WpClient;
+
+/*
+ * The clients' counters, summed now.
+ */
+void
+wp_client_sum(int nclients, WpClientTotals *t)
+{
+	memset(t, 0, sizeof(WpClientTotals));
+	for (int i = 0; i < nclients; i++)
+	{
+		WpClientSlot *c = &wp_sweep->client[i];
+
+		t->txns += pg_atomic_read_u64(&c->txns);
+		t->retries += pg_atomic_read_u64(&c->retries);
+		t->latency_ms += *(volatile double *) &c->latency_ms;
+		t->latency_sq_ms += *(volatile double *) &c->latency_sq_ms;
+		wp_hist_accumulate(&t->hist, &c->hist);
+	}
+}
+
+/*
+ * Apply the step's "name=value" lines to this session.  They were checked
+ * by run_sweep with the same GUC machinery, so a failure here is an error.
+ */
+static void
+wp_client_apply_settings(const char *lines)
+{
+	char	   *copy = pstrdup(lines);
+	char	   *save = NULL;
+
+	for (char *line = strtok_r(copy, "\n", &save); line != NULL;
+		 line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *eq = strchr(line, '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		SetConfigOption(line, eq + 1, PGC_SUSET, PGC_S_SESSION);
+	}
+	pfree(copy);
+}
+
+static SPIPlanPtr
+wp_prepare(const char *sql, int nargs, Oid *types)
+{
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+	if (plan == NULL)
+		elog(ERROR, "could not prepare \"%s\": %s", sql,
+			 SPI_result_code_string(SPI_result));
+	SPI_keepplan(plan);
+	return plan;
+}
+
+/*
+ * Prepare the workload's statements once, in a transaction of their own.
+ */
+static void
+wp_client_prepare(WpClient *cl)
+{
+	Oid			delta_id[2] = {INT4OID, INT8OID};
+	Oid			id[1] = {INT8OID};
+	Oid			history[4] = {INT4OID, INT4OID, INT8OID, INT4OID};
+
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+
+	switch (cl->workload)
+	{
+		case WP_WORKLOAD_TPCB_LIKE:
+			cl->update_teller = wp_prepare(SQL_UPDATE_TELLER, 2, delta_id);
+			cl->update_branch = wp_prepare(SQL_UPDATE_BRANCH, 2, delta_id);
+			/* FALLTHROUGH */
+		case WP_WORKLOAD_SIMPLE_UPDATE:
+			cl->update_account = wp_prepare(SQL_UPDATE_ACCOUNT, 2, delta_id);
+			cl->select_account = wp_prepare(SQL_SELECT_ACCOUNT, 1, id);
+			/* FALLTHROUGH */
+		case WP_WORKLOAD_INSERT_ONLY:
+		case WP_WORKLOAD_BATCH_INSERT:
+			cl->insert_history = wp_prepare(SQL_INSERT_HISTORY, 4, history);
+			break;
+		case WP_WORKLOAD_CUSTOM:
+			cl->custom = wp_prepare(wp_sweep->sql, 0, NULL);
+			break;
+	}
+
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+static void
+wp_exec(SPIPlanPtr plan, Datum *values)
+{
+	int			rc = SPI_execute_plan(plan, values, NULL, false, 0);
+
+	if (rc < 0)
+		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+}
+
+/* A uniform random integer in [min, max], as pgbench's random(). */
+static inline int64
+wp_random(WpClient *cl, int64 min, int64 max)
+{
+	return min + (int64) pg_prng_uint64_range(&cl->prng, 0, (uint64) (max - min));
+}
+
+/*
+ * One transaction of the workload.
+ */
+static void
+wp_client_transaction(WpClient *cl)
+{
+	int64		aid = wp_random(cl, 1, (int64) NACCOUNTS * cl->scale);
+	int32		bid = (int32) wp_random(cl, 1, cl->scale);
+	int32		tid = (int32) wp_random(cl, 1, (int64) NTELLERS * cl->scale);
+	int32		delta = (int32) wp_random(cl, -5000, 5000);
+	Datum		history[4] = {Int32GetDatum(tid), Int32GetDatum(bid),
+	Int64GetDatum(aid), Int32GetDatum(delta)};
+
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+
+	switch (cl->workload)
+	{
+		case WP_WORKLOAD_SIMPLE_UPDATE:
+		case WP_WORKLOAD_TPCB_LIKE:
+			wp_exec(cl->update_account,
+					(Datum[]) {Int32GetDatum(delta), Int64GetDatum(aid)});
+			wp_exec(cl->select_account, (Datum[]) {Int64GetDatum(aid)});
+			if (cl->workload == WP_WORKLOAD_TPCB_LIKE)
+			{
+				wp_exec(cl->update_teller,
+						(Datum[]) {Int32GetDatum(delta), Int64GetDatum(tid)});
+				wp_exec(cl->update_branch,
+						(Datum[]) {Int32GetDatum(delta), Int64GetDatum(bid)});
+			}
+			wp_exec(cl->insert_history, history);
+			break;
+		case WP_WORKLOAD_INSERT_ONLY:
+			wp_exec(cl->insert_history, history);
+			break;
+		case WP_WORKLOAD_BATCH_INSERT:
+			for (int i = 0; i < cl->batch_size; i++)
+			{
+				if (i > 0)
+				{
+					history[2] = Int64GetDatum(wp_random(cl, 1, (int64) NACCOUNTS * cl->scale));
+					history[3] = Int32GetDatum((int32) wp_random(cl, -5000, 5000));
+				}
+				wp_exec(cl->insert_history, history);
+			}
+			break;
+		case WP_WORKLOAD_CUSTOM:
+			wp_exec(cl->custom, NULL);
+			break;
+	}
+
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * Record why this client stopped early, for the coordinator to report.
+ */
+static void
+wp_client_fail(WpClient *cl, const char *message)
+{
+	strlcpy(cl->slot->error, message, sizeof(cl->slot->error));
+}
+
+/*
+ * Entry point of a client worker; main_arg is its slot number.
+ */
+void
+wp_client_main(Datum main_arg)
+{
+	WpClient	cl;
+	MemoryContext client_context;
+	bool		failed = false;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.slot = &wp_sweep->client[DatumGetInt32(main_arg)];
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
+	pgstat_report_appname("walpressure client");
+
+	client_context = AllocSetContextCreate(TopMemoryContext, "walpressure client",
+										   ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(client_context);
+
+	cl.workload = wp_sweep->workload;
+	cl.batch_size = Max(wp_sweep->batch_size, 1);
+	cl.scale = Max(wp_sweep->scale, 1);
+	pg_prng_seed(&cl.prng, ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp());
+
+	PG_TRY();
+	{
+		/* fsync latency per commit needs WAL I/O timing */
+		SetConfigOption("track_wal_io_timing", "on", PGC_SUSET, PGC_S_SESSION);
+		wp_client_apply_settings(wp_sweep->settings);
+		wp_client_prepare(&cl);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(client_context);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		wp_client_fail(&cl, edata->message);
+		failed = true;
+	}
+	PG_END_TRY();
+
+	pgstat_report_activity(STATE_RUNNING, "walpressure client workload");
+
+	while (!failed && !ShutdownRequestPending &&
+		   pg_atomic_read_u32(&wp_sweep->stop) == 0)
+	{
+		uint32		gen = pg_atomic_read_u32(&wp_sweep->flush_gen);
+		instr_time	start;
+		instr_time	elapsed;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+
+		/* the coordinator wants pg_stat_wal exact at the window's edge */
+		if (gen != pg_atomic_read_u32(&cl.slot->flushed_gen))
+		{
+			pgstat_report_stat(true);
+			pg_atomic_write_u32(&cl.slot->flushed_gen, gen);
+		}
+
+		INSTR_TIME_SET_CURRENT(start);
+		PG_TRY();
+		{
+			double		ms;
+
+			wp_client_transaction(&cl);
+			INSTR_TIME_SET_CURRENT(elapsed);
+			INSTR_TIME_SUBTRACT(elapsed, start);
+			ms = INSTR_TIME_GET_DOUBLE(elapsed) * 1000.0;
+
+			wp_hist_add_owned(&cl.slot->hist, INSTR_TIME_GET_MICROSEC(elapsed));
+			cl.slot->latency_ms += ms;
+			cl.slot->latency_sq_ms += ms * ms;
+			/* last: the coordinator reads the count first */
+			pg_write_barrier();
+			wp_owned_add(&cl.slot->txns, 1);
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(client_context);
+			edata = CopyErrorData();
+			FlushErrorState();
+			AbortCurrentTransaction();
+
+			if (edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
+				edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED)
+				wp_owned_add(&cl.slot->retries, 1);
+			else
+			{
+				wp_client_fail(&cl, edata->message);
+				failed = true;
+			}
+			FreeErrorData(edata);
+		}
+		PG_END_TRY();
+
+		/* at most once a second, like an idle backend */
+		pgstat_report_stat(false);
+	}
+
+	pgstat_report_stat(true);
+	pg_atomic_write_u32(&cl.slot->done, 1);
+	proc_exit(0);
+}

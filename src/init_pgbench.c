@@ -1,0 +1,180 @@
+/*-------------------------------------------------------------------------
+ *
+ * init_pgbench.c
+ *		The worker behind walpressure.init_pgbench(scale): pgbench's tables,
+ *		built in the server exactly as `pgbench -i -I dtGvp -s scale` does.
+ *
+ * The statements are pgbench's own (src/bin/pgbench/pgbench.c: drop
+ * tables, create tables, server-side generate, vacuum, primary keys), run
+ * in the same transactions.  It is a worker rather than a function because
+ * VACUUM cannot run inside a function call; the worker calls it as a
+ * top-level command, like a client's VACUUM statement.
+ *
+ * IDENTIFICATION
+ *	  src/init_pgbench.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "commands/vacuum.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_node.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "walpressure.h"
+
+/* pgbench's constants */
+#define NBRANCHES	1
+#define NTELLERS	10
+#define NACCOUNTS	100000
+#define SCALE_32BIT_THRESHOLD 20000
+
+static const char *const wp_tables[] = {
+	"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"
+};
+
+static void
+wp_init_step(int step, const char *what)
+{
+	snprintf(wp_sweep->last_step, WP_MESSAGE_MAX, "init_pgbench: %s", what);
+	pg_write_barrier();
+	pg_atomic_write_u32(&wp_sweep->steps_done, step);
+	wp_wake_launcher();
+}
+
+/* Run statements, each as its own top-level transaction, or all as one. */
+static void
+wp_init_exec(const char *const *sql, int n, bool one_transaction)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (i == 0 || !one_transaction)
+		{
+			SetCurrentStatementStartTimestamp();
+			StartTransactionCommand();
+			SPI_connect();
+			PushActiveSnapshot(GetTransactionSnapshot());
+		}
+		pgstat_report_activity(STATE_RUNNING, sql[i]);
+		if (SPI_execute(sql[i], false, 0) < 0)
+			elog(ERROR, "could not run \"%s\"", sql[i]);
+		if (i == n - 1 || !one_transaction)
+		{
+			SPI_finish();
+			PopActiveSnapshot();
+			CommitTransactionCommand();
+		}
+	}
+}
+
+/* VACUUM ANALYZE of one table, as a top-level command. */
+static void
+wp_init_vacuum(const char *table)
+{
+	VacuumStmt *vac = makeNode(VacuumStmt);
+
+	vac->options = list_make1(makeDefElem("analyze", NULL, -1));
+	vac->rels = list_make1(makeVacuumRelation(makeRangeVar(NULL, (char *) table, -1),
+											  InvalidOid, NIL));
+	vac->is_vacuumcmd = true;
+
+	pgstat_report_activity(STATE_RUNNING, psprintf("vacuum analyze %s", table));
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	ExecVacuum(make_parsestate(NULL), vac, true);
+	CommitTransactionCommand();
+}
+
+/*
+ * Entry point of the init_pgbench worker; the scale is the request.
+ */
+void
+wp_init_pgbench_main(Datum main_arg)
+{
+	int			scale;
+	bool		big;
+	const char *status = "done";
+	char	   *error = NULL;
+
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
+	pgstat_report_appname("walpressure init_pgbench");
+	scale = pg_strtoint32(wp_sweep->request);
+	big = scale >= SCALE_32BIT_THRESHOLD;
+	wp_sweep->steps_total = 5;
+
+	PG_TRY();
+	{
+		const char *drop[] = {
+			"drop table if exists pgbench_accounts, pgbench_branches, "
+			"pgbench_history, pgbench_tellers"
+		};
+		const char *create[] = {
+			psprintf("create table pgbench_history(%s)",
+					 big ? "tid int,bid int,aid bigint,delta int,mtime timestamp,filler char(22)"
+					 : "tid int,bid int,aid    int,delta int,mtime timestamp,filler char(22)"),
+			"create table pgbench_tellers(tid int not null,bid int,tbalance int,filler char(84)) "
+			"with (fillfactor=100)",
+			psprintf("create table pgbench_accounts(%s) with (fillfactor=100)",
+					 big ? "aid bigint not null,bid int,abalance int,filler char(84)"
+					 : "aid    int not null,bid int,abalance int,filler char(84)"),
+			"create table pgbench_branches(bid int not null,bbalance int,filler char(88)) "
+			"with (fillfactor=100)"
+		};
+		const char *generate[] = {
+			"truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
+			psprintf("insert into pgbench_branches(bid,bbalance) select bid, 0 "
+					 "from generate_series(1, %d) as bid", NBRANCHES * scale),
+			psprintf("insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / %d + 1, 0 "
+					 "from generate_series(1, %d) as tid", NTELLERS, NTELLERS * scale),
+			psprintf("insert into pgbench_accounts(aid,bid,abalance,filler) "
+					 "select aid, (aid - 1) / %d + 1, 0, '' "
+					 "from generate_series(1, " INT64_FORMAT ") as aid",
+					 NACCOUNTS, (int64) NACCOUNTS * scale)
+		};
+		const char *keys[] = {
+			"alter table pgbench_branches add primary key (bid)",
+			"alter table pgbench_tellers add primary key (tid)",
+			"alter table pgbench_accounts add primary key (aid)"
+		};
+
+		wp_init_exec(drop, lengthof(drop), false);
+		wp_init_step(1, "dropped old tables");
+		wp_init_exec(create, lengthof(create), false);
+		wp_init_step(2, "created tables");
+		wp_init_exec(generate, lengthof(generate), true);
+		wp_init_step(3, psprintf("generated " INT64_FORMAT " accounts (scale %d)",
+								 (int64) NACCOUNTS * scale, scale));
+		for (int i = 0; i < lengthof(wp_tables); i++)
+			wp_init_vacuum(wp_tables[i]);
+		wp_init_step(4, "vacuumed");
+		wp_init_exec(keys, lengthof(keys), false);
+		wp_init_step(5, "created primary keys");
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		EmitErrorReport();
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		status = "failed";
+		error = edata->message;
+	}
+	PG_END_TRY();
+
+	wp_worker_finish(status, error, 0);
+	proc_exit(0);
+}

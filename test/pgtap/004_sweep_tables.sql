@@ -1,0 +1,42 @@
+-- The sweep tables and views: columns, keys, dump, run_sweep's signature.
+BEGIN;
+SELECT plan(15);
+
+SELECT has_table('walpressure', 'sweeps', 'table sweeps');
+SELECT has_table('walpressure', 'steps', 'table steps');
+SELECT has_table('walpressure', 'step_samples', 'table step_samples');
+SELECT has_view('walpressure', 'results', 'view results');
+
+SELECT col_is_pk('walpressure', 'sweeps', 'sweep_id', 'sweeps: primary key sweep_id');
+SELECT col_is_pk('walpressure', 'steps', ARRAY['sweep_id', 'step'], 'steps: primary key (sweep_id, step)');
+SELECT col_is_pk('walpressure', 'step_samples', ARRAY['sweep_id', 'step', 'second'], 'step_samples: primary key (sweep_id, step, second)');
+SELECT fk_ok('walpressure', 'steps', 'sweep_id', 'walpressure', 'sweeps', 'sweep_id');
+
+SELECT col_has_check('walpressure', 'sweeps', 'status', 'sweeps.status is checked');
+SELECT ok(
+    (SELECT array_agg(c.relname::text ORDER BY c.relname)
+     FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
+     WHERE e.extname = 'walpressure')
+    = ARRAY['step_samples', 'steps', 'sweeps', 'sweeps_sweep_id_seq'],
+    'results are kept by pg_dump (pg_extension_config_dump)');
+
+SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
+FROM unnest(ARRAY['tps', 'latency_p99_ms', 'commits_per_fsync']) AS c;
+
+SELECT columns_are('walpressure', 'results', ARRAY[
+    'sweep_id', 'label', 'setting', 'value', 'repeats', 'tps', 'rows_per_s',
+    'latency_avg_ms', 'latency_stddev_ms', 'latency_p50_ms', 'latency_p95_ms',
+    'latency_p99_ms', 'commits_per_fsync', 'wal_fsyncs_per_s', 'fsync_avg_ms', 'wal_mb',
+    'fpi_pct', 'checkpoints', 'retries', 'speedup']);
+
+SELECT is(
+    (SELECT pg_get_function_arguments('walpressure.run_sweep'::regproc)),
+    'setting text, vals text[], clients integer DEFAULT 10, duration interval DEFAULT ''00:01:00''::interval, '
+    'workload text DEFAULT ''simple-update''::text, iops_cap integer DEFAULT NULL::integer, '
+    'warmup interval DEFAULT ''00:00:05''::interval, repeats integer DEFAULT 1, '
+    'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
+    'label text DEFAULT NULL::text, wait boolean DEFAULT true',
+    'run_sweep has the arguments of the design');
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,158 @@
+# A real sweep end to end: steps interleaved, figures recorded, results,
+# pseudo-parameters, every workload.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sweep');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+fsync = on
+max_worker_processes = 16
+shared_buffers = 256MB
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+
+# init_pgbench builds what pgbench -i -s 2 builds
+$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(2)');
+is($node->safe_psql('postgres', q{
+SELECT (SELECT count(*) FROM pgbench_branches) || ' ' || (SELECT count(*) FROM pgbench_tellers)
+    || ' ' || (SELECT count(*) FROM pgbench_accounts) || ' ' || (SELECT count(*) FROM pgbench_history)
+    || ' ' || (SELECT sum(abalance) FROM pgbench_accounts)}),
+	'2 20 200000 0 0', 'init_pgbench: pgbench rows for scale 2');
+is($node->safe_psql('postgres', q{
+SELECT string_agg(c.relname || ':' || coalesce(array_to_string(c.reloptions, ','), '-'), ' ' ORDER BY c.relname)
+FROM pg_class c WHERE c.relname LIKE 'pgbench_%' AND c.relkind = 'r'}),
+	'pgbench_accounts:fillfactor=100 pgbench_branches:fillfactor=100 pgbench_history:- pgbench_tellers:fillfactor=100',
+	'init_pgbench: pgbench tables and fillfactor');
+is($node->safe_psql('postgres', q{
+SELECT string_agg(indexrelid::regclass::text, ' ' ORDER BY indexrelid::regclass::text) FROM pg_index
+WHERE indrelid::regclass::text LIKE 'pgbench_%'}),
+	'pgbench_accounts_pkey pgbench_branches_pkey pgbench_tellers_pkey', 'init_pgbench: primary keys');
+is($node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_stat_user_tables WHERE relname LIKE 'pgbench_%' AND last_vacuum IS NOT NULL}),
+	'4', 'init_pgbench: vacuumed');
+
+# commit_delay 0 and 1000, two repeats, interleaved; commit_delay waits
+# only when commit_siblings other transactions are active, so with 4 clients
+# it needs commit_siblings below 4
+my ($out, $err) = ('', '');
+$node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 4,
+                             duration => '3 s', warmup => '1 s', repeats => 2, label => 'tap',
+                             settings => '{"commit_siblings": 2}')},
+	stdout => \$out, stderr => \$err, on_error_die => 1);
+my $id = $out;
+like($id, qr/^\d+$/, 'run_sweep returns the sweep id');
+my @notices = $err =~ /NOTICE:  (sweep \d+ step \d\/4: commit_delay = \d+.*)/g;
+is(scalar @notices, 4, 'one NOTICE per step');
+like($notices[0], qr/step 1\/4: commit_delay = 0 \(repeat 1\): [\d.]+ tps, [\d.]+ commits per fsync/,
+	'the NOTICE gives tps and commits per fsync');
+
+is($node->safe_psql('postgres', qq{
+SELECT status || ' ' || steps_done || '/' || steps_total FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'done 4/4', 'the sweep is done');
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || '#' || repeat, ' ' ORDER BY step) FROM walpressure.steps WHERE sweep_id = $id}),
+	'0#1 1000#1 0#2 1000#2', 'repeats interleaved');
+is($node->safe_psql('postgres', qq{
+SELECT bool_and(tps > 0 AND transactions > 0 AND seconds BETWEEN 2.9 AND 3.5
+                AND commits >= transactions AND wal_fsyncs > 0 AND commits_per_fsync >= 1
+                AND latency_p50_ms <= latency_p95_ms AND latency_p95_ms <= latency_p99_ms
+                AND latency_avg_ms > 0 AND latency_stddev_ms >= 0 AND wal_bytes > 0
+                AND fsync_avg_ms > 0 AND retries = 0)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	't', 'every step has consistent figures');
+# the probe counted the clients' commits: the server may add a few of its own
+is($node->safe_psql('postgres', qq{
+SELECT bool_and(commits <= transactions * 1.02 + 50 + tps * (server_seconds - seconds) * 1.5)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	't', 'probe commits match the clients\' transactions');
+is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM walpressure.step_samples WHERE sweep_id = $id}),
+	'12', 'one sample a second of each measured window');
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ':' || repeats || ':' || speedup, ' ') FROM walpressure.results WHERE sweep_id = $id}),
+	"0:2:1.00 1000:2:" . $node->safe_psql('postgres', qq{
+SELECT round((SELECT avg(tps) FROM walpressure.steps WHERE sweep_id = $id AND value = '1000')::numeric
+           / (SELECT avg(tps) FROM walpressure.steps WHERE sweep_id = $id AND value = '0')::numeric, 2)}),
+	'results: one row per value, means over repeats, speedup against the first');
+# commit_delay makes the leader wait for followers: more commits per fsync
+is($node->safe_psql('postgres', qq{
+SELECT (SELECT commits_per_fsync FROM walpressure.results WHERE sweep_id = $id AND value = '1000')
+     > (SELECT commits_per_fsync FROM walpressure.results WHERE sweep_id = $id AND value = '0')}),
+	't', 'commit_delay 1000 groups more commits per fsync than 0');
+
+# the load as the swept parameter
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('clients', ARRAY['1', '3'], duration => '2 s', warmup => '0 s',
+                             prewarm => false)});
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(clients::text, ' ' ORDER BY step) FROM walpressure.steps WHERE sweep_id = $id}),
+	'1 3', 'clients swept');
+
+my $history = $node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history');
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('batch_size', ARRAY['1', '20'], clients => 2, duration => '2 s',
+                             warmup => '0 s', workload => 'batch-insert')});
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(batch_size || ':' || (abs(rows_per_s - tps * batch_size) < 0.01)::text, ' ' ORDER BY step)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	'1:true 20:true', 'batch_size swept: rows per second = tps x batch size');
+cmp_ok($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history'), '>', $history,
+	'batch-insert inserted rows');
+is($node->safe_psql('postgres', qq{
+SELECT (SELECT commits_per_fsync FROM walpressure.steps WHERE sweep_id = $id AND value = '20') IS NOT NULL}),
+	't', 'batch steps recorded their fsync grouping');
+
+for my $workload ('tpcb-like', 'insert-only')
+{
+	$id = $node->safe_psql('postgres', qq{
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], clients => 2,
+                             duration => '2 s', warmup => '0 s', workload => '$workload',
+                             settings => '{"commit_siblings": 2}')});
+	is($node->safe_psql('postgres', qq{
+SELECT string_agg(status, '') || ':' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id AND tps > 0)
+FROM walpressure.sweeps WHERE sweep_id = $id}),
+		'done:2', "workload $workload runs");
+	# synchronous_commit off: commits no longer wait for (or do) the fsync
+	is($node->safe_psql('postgres', qq{
+SELECT leaders = 0 FROM walpressure.steps WHERE sweep_id = $id AND value = 'off'}),
+		't', "$workload with synchronous_commit off: no commit led a flush");
+}
+is($node->safe_psql('postgres', q{SELECT sum(tbalance) <> 0 FROM pgbench_tellers}),
+	't', 'tpcb-like updated the tellers');
+
+# custom SQL
+$node->safe_psql('postgres', 'CREATE TABLE custom_target (i int)');
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2, duration => '2 s',
+                             warmup => '0 s', workload => 'custom',
+                             settings => '{"sql": "INSERT INTO custom_target VALUES (1)"}')});
+is($node->safe_psql('postgres', qq{
+SELECT (SELECT count(*) FROM custom_target) >= (SELECT transactions FROM walpressure.steps WHERE sweep_id = $id)}),
+	't', 'custom workload ran its SQL');
+
+# the settings a step ran with are the ones asked for
+$node->safe_psql('postgres', q{
+CREATE TABLE seen (commit_delay text, commit_siblings text);
+GRANT INSERT ON seen TO PUBLIC});
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['300'], clients => 1, duration => '1 s',
+                             warmup => '0 s', workload => 'custom',
+                             settings => '{"commit_siblings": 7, "sql": "INSERT INTO seen SELECT current_setting(''commit_delay''), current_setting(''commit_siblings'')"}')});
+is($node->safe_psql('postgres', q{SELECT DISTINCT commit_delay || ' ' || commit_siblings FROM seen}),
+	'300 7', 'clients run with the step\'s value and the fixed settings');
+
+is($node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_stat_activity
+WHERE backend_type IN ('walpressure client', 'walpressure coordinator')}),
+	'0', 'no worker outlives its sweep');
+
+$node->stop;
+done_testing();

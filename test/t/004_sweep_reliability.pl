@@ -1,0 +1,133 @@
+# Sweeps under trouble: cancel, Ctrl-C, kill -9 of a client, custom SQL
+# without rights.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $node = PostgreSQL::Test::Cluster->new('reliability');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+max_worker_processes = 16
+restart_after_crash = on
+});
+$node->start;
+$node->safe_psql('postgres', q{
+CREATE EXTENSION walpressure CASCADE;
+SELECT walpressure.init_pgbench(1);
+});
+
+sub workers
+{
+	return $node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_stat_activity
+WHERE backend_type IN ('walpressure client', 'walpressure coordinator')});
+}
+
+sub wait_steps
+{
+	my ($id, $n) = @_;
+	$node->poll_query_until('postgres',
+		qq{SELECT steps_done >= $n FROM walpressure.sweeps WHERE sweep_id = $id})
+	  or die "sweep $id did not reach $n steps";
+	# and the next step's clients are running
+	$node->poll_query_until('postgres',
+		q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'})
+	  or die "no clients running";
+}
+
+# cancel_sweep in the middle of the second step
+my $id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200'], clients => 2,
+                             duration => '2 s', warmup => '0 s', prewarm => false,
+                             wait => false)});
+wait_steps($id, 1);
+is($node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)"), 't', 'cancel_sweep');
+is($node->safe_psql('postgres', qq{
+SELECT status || ' ' || steps_done || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
+FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'cancelled 1 1', 'cancelled: the finished step is kept, the one in flight is not');
+is(workers(), '0', 'no worker left after cancel_sweep');
+
+# Ctrl-C on a waiting run_sweep: the same as pg_cancel_backend on its backend
+my ($in, $out, $err) = ('', '', '');
+my $h = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+	  q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200'], clients => 2,
+	                                 duration => '2 s', warmup => '0 s', prewarm => false,
+	                                 label => 'ctrl-c')} ],
+	'<', \$in, '>', \$out, '2>', \$err);
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 1 FROM walpressure.sweeps WHERE label = 'ctrl-c'}) or die;
+$id = $node->safe_psql('postgres', q{SELECT sweep_id FROM walpressure.sweeps WHERE label = 'ctrl-c'});
+wait_steps($id, 1);
+$node->safe_psql('postgres', q{
+SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+WHERE query LIKE '%ctrl-c%' AND backend_type = 'client backend' AND pid <> pg_backend_pid()});
+$h->finish;
+like($err, qr/canceling statement due to user request/, 'Ctrl-C: run_sweep is cancelled');
+is($node->safe_psql('postgres', qq{
+SELECT status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
+FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'cancelled 1', 'Ctrl-C cancels the sweep and keeps the finished step');
+is(workers(), '0', 'no worker left after Ctrl-C');
+
+# custom SQL runs as the caller: no rights, no result
+$node->safe_psql('postgres', q{
+CREATE TABLE secret (i int);
+CREATE ROLE regress_sweeper LOGIN;
+GRANT USAGE ON SCHEMA walpressure TO regress_sweeper;
+GRANT EXECUTE ON FUNCTION
+    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool),
+    walpressure._launch_sweep(text, bool), walpressure._check_setting(text, text),
+    walpressure._free_worker_slots()
+TO regress_sweeper;
+});
+my ($ret, $stdout, $stderr) = $node->psql('postgres', q{
+SET ROLE regress_sweeper;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+                             warmup => '0 s', workload => 'custom', label => 'no rights',
+                             settings => '{"sql": "INSERT INTO secret VALUES (1)"}')});
+like($stderr, qr/sweep \d+ failed: client worker 1 stopped: permission denied for table secret/,
+	'custom SQL without rights: a permission error, not a result');
+is($node->safe_psql('postgres', q{
+SELECT status || ' ' || run_by || ' ' || (SELECT count(*) FROM secret)
+FROM walpressure.sweeps WHERE label = 'no rights'}),
+	'failed regress_sweeper 0', 'the sweep failed, ran as the caller, wrote nothing');
+
+# kill -9 of one client in the middle of a step
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200', '300'], clients => 2,
+                             duration => '2 s', warmup => '0 s', prewarm => false,
+                             wait => false)});
+wait_steps($id, 2);
+my $client = $node->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure client' LIMIT 1});
+my $log_offset = -s $node->logfile;
+kill 'KILL', $client;
+ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset),
+	'kill -9 of a client: the server crash-restarts');
+ok($node->poll_query_until('postgres',
+	qq{SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'the sweep reads aborted');
+my $done = $node->safe_psql('postgres', qq{
+SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id});
+cmp_ok($done, '>=', 2, 'the steps finished before the crash are intact');
+is($node->safe_psql('postgres', qq{
+SELECT count(*) = $done AND bool_and(tps > 0) FROM walpressure.steps
+WHERE sweep_id = $id AND step <= $done}), 't', 'and complete');
+is(workers(), '0', 'no worker left after the crash');
+
+# and a new sweep runs
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+                             warmup => '0 s')});
+is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"),
+	'done', 'a new sweep runs after the crash');
+
+$node->stop;
+done_testing();
