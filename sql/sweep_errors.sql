@@ -65,3 +65,34 @@ SELECT walpressure.cancel_sweep(1);
 SELECT sweep_id, status, steps_done, steps_total FROM walpressure.sweeps;
 SELECT count(*) AS workers_left FROM pg_stat_activity
 WHERE backend_type IN ('walpressure client', 'walpressure coordinator');
+
+-- while run_sweep waits it must not hold back VACUUM: a repeatable-read
+-- snapshot would, so that is refused
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
+ROLLBACK;
+
+-- the workers connect as the current role, which must be able to log in
+CREATE ROLE regress_wp_nologin NOLOGIN;
+GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool),
+    walpressure._launch_sweep(text, bool), walpressure._check_setting(text, text),
+    walpressure._free_worker_slots() TO regress_wp_nologin;
+GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
+SET ROLE regress_wp_nologin;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
+RESET ROLE;
+DROP OWNED BY regress_wp_nologin;
+DROP ROLE regress_wp_nologin;
+
+-- whoever may call _launch_sweep directly gets the same limits: nothing runs
+SELECT walpressure._launch_sweep('{"setting": "clients", "vals": ["5000"], "clients": 1,
+    "duration_s": 1, "workload": "simple-update", "warmup_s": 0, "repeats": 1,
+    "settings": {}, "prewarm": false, "scale": 1}', true);
+SELECT walpressure._launch_sweep('{"setting": "session_replication_role", "vals": ["replica"],
+    "clients": 1, "duration_s": 1, "workload": "simple-update", "warmup_s": 0, "repeats": 1,
+    "settings": {}, "prewarm": false, "scale": 1}', true);
+SELECT walpressure._launch_sweep('{"setting": "commit_delay", "vals": ["0"],
+    "clients": 1, "duration_s": 1, "workload": "simple-update", "warmup_s": 0, "repeats": 1,
+    "settings": {"lo_compat_privileges": "on"}, "prewarm": false, "scale": 1}', true);
+SELECT sweep_id, status, steps_done, error FROM walpressure.sweeps WHERE sweep_id > 1 ORDER BY 1;

@@ -374,9 +374,8 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 -- sets for itself, applied in each client worker.
 CREATE FUNCTION sweepable_settings()
 RETURNS text[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN ARRAY['commit_delay', 'commit_siblings', 'synchronous_commit',
-             'backend_flush_after', 'wal_compression'];
+AS 'MODULE_PATHNAME', 'wp_sweepable_settings'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- The pseudo-parameters a sweep can vary: the load itself.
 CREATE FUNCTION sweepable_load()
@@ -544,7 +543,7 @@ BEGIN
         'prewarm', prewarm,
         'label', label,
         'scale', scale,
-        'run_by', current_user)::text, wait);
+        'search_path', current_setting('search_path'))::text, wait);
 END
 $$;
 

@@ -14,7 +14,8 @@
  * Like pgbench, a client retries nothing but counts serialization failures
  * and deadlocks (the transaction is abandoned and the next one starts); any
  * other error stops the client and is reported by the coordinator as the
- * reason the sweep failed.
+ * reason the sweep failed.  SIGTERM ends a client like a backend (die), even
+ * inside a statement; leaving before the coordinator asked is an error too.
  *
  * IDENTIFICATION
  *	  src/client.c
@@ -252,6 +253,22 @@ wp_client_fail(WpClient *cl, const char *message)
 }
 
 /*
+ * On any exit: say the client is done, and why if nobody asked it to stop
+ * (terminated, or a FATAL error).
+ */
+static void
+wp_client_exit(int code, Datum arg)
+{
+	WpClientSlot *slot = (WpClientSlot *) DatumGetPointer(arg);
+
+	if (pg_atomic_read_u32(&wp_sweep->stop) == 0 && slot->error[0] == '\0')
+		strlcpy(slot->error, "the client worker was terminated before the step ended",
+				sizeof(slot->error));
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->done, 1);
+}
+
+/*
  * Entry point of a client worker; main_arg is its slot number.
  */
 void
@@ -265,8 +282,9 @@ wp_client_main(Datum main_arg)
 	cl.slot = &wp_sweep->client[DatumGetInt32(main_arg)];
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
-	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
+	before_shmem_exit(wp_client_exit, PointerGetDatum(cl.slot));
 	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
 	pgstat_report_appname("walpressure client");
 
@@ -301,8 +319,7 @@ wp_client_main(Datum main_arg)
 
 	pgstat_report_activity(STATE_RUNNING, "walpressure client workload");
 
-	while (!failed && !ShutdownRequestPending &&
-		   pg_atomic_read_u32(&wp_sweep->stop) == 0)
+	while (!failed && pg_atomic_read_u32(&wp_sweep->stop) == 0)
 	{
 		uint32		gen = pg_atomic_read_u32(&wp_sweep->flush_gen);
 		instr_time	start;
@@ -365,6 +382,5 @@ wp_client_main(Datum main_arg)
 	}
 
 	pgstat_report_stat(true);
-	pg_atomic_write_u32(&cl.slot->done, 1);
 	proc_exit(0);
 }

@@ -28,6 +28,7 @@
 #include "storage/ipc.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
@@ -43,6 +44,17 @@ static const char *const wp_tables[] = {
 	"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"
 };
 
+/* Between steps: stop if run_sweep's launcher was cancelled. */
+static void
+wp_init_check_cancel(void)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (pg_atomic_read_u32(&wp_sweep->cancel) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("init_pgbench was cancelled")));
+}
+
 static void
 wp_init_step(int step, const char *what)
 {
@@ -50,6 +62,7 @@ wp_init_step(int step, const char *what)
 	pg_write_barrier();
 	pg_atomic_write_u32(&wp_sweep->steps_done, step);
 	wp_wake_launcher();
+	wp_init_check_cancel();
 }
 
 /* Run statements, each as its own top-level transaction, or all as one. */
@@ -95,8 +108,20 @@ wp_init_vacuum(const char *table)
 	CommitTransactionCommand();
 }
 
+static bool wp_finished = false;
+
+/* Free the block if this worker leaves by a FATAL error or a signal. */
+static void
+wp_init_exit(int code, Datum arg)
+{
+	if (!wp_finished)
+		wp_worker_finish("failed", "the init_pgbench worker exited unexpectedly (see the server log)", 0);
+}
+
 /*
- * Entry point of the init_pgbench worker; the scale is the request.
+ * Entry point of the init_pgbench worker.  The request is the scale, a
+ * newline, and the caller's search_path (where pgbench would create the
+ * tables).
  */
 void
 wp_init_pgbench_main(Datum main_arg)
@@ -105,11 +130,16 @@ wp_init_pgbench_main(Datum main_arg)
 	bool		big;
 	const char *status = "done";
 	char	   *error = NULL;
+	char	   *search_path;
 
+	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
+	before_shmem_exit(wp_init_exit, 0);
 	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
 	pgstat_report_appname("walpressure init_pgbench");
-	scale = pg_strtoint32(wp_sweep->request);
+	scale = (int) strtol(wp_sweep->request, &search_path, 10);
+	if (*search_path == '\n')
+		SetConfigOption("search_path", search_path + 1, PGC_USERSET, PGC_S_SESSION);
 	big = scale >= SCALE_32BIT_THRESHOLD;
 	wp_sweep->steps_total = 5;
 
@@ -175,6 +205,7 @@ wp_init_pgbench_main(Datum main_arg)
 	}
 	PG_END_TRY();
 
+	wp_finished = true;
 	wp_worker_finish(status, error, 0);
 	proc_exit(0);
 }

@@ -20,14 +20,21 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "walpressure.h"
 
@@ -36,6 +43,40 @@ PG_FUNCTION_INFO_V1(wp_cancel_sweep);
 PG_FUNCTION_INFO_V1(wp_free_worker_slots);
 PG_FUNCTION_INFO_V1(wp_check_setting);
 PG_FUNCTION_INFO_V1(wp_init_pgbench);
+PG_FUNCTION_INFO_V1(wp_sweepable_settings);
+
+/*
+ * The settings a sweep may vary or fix: those a session sets for itself,
+ * applied in each client worker.  The one list: run_sweep reads it through
+ * sweepable_settings(), the coordinator checks against it.
+ */
+static const char *const wp_sweepable[] = {
+	"commit_delay", "commit_siblings", "synchronous_commit",
+	"backend_flush_after", "wal_compression"
+};
+
+bool
+wp_is_sweepable(const char *name)
+{
+	for (int i = 0; i < lengthof(wp_sweepable); i++)
+		if (strcmp(name, wp_sweepable[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * sweepable_settings() returns text[].
+ */
+Datum
+wp_sweepable_settings(PG_FUNCTION_ARGS)
+{
+	Datum		elems[lengthof(wp_sweepable)];
+
+	for (int i = 0; i < lengthof(wp_sweepable); i++)
+		elems[i] = CStringGetTextDatum(wp_sweepable[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(elems, lengthof(wp_sweepable), TEXTOID,
+										  -1, false, TYPALIGN_INT));
+}
 
 /* How long a cancelled launcher waits for its worker to wind down. */
 #define WP_CANCEL_WAIT_MS	30000
@@ -49,6 +90,25 @@ wp_claim(const char *request)
 	int64		pending;
 	uint64		seq;
 
+	HeapTuple	role;
+	bool		can_login;
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("walpressure cannot run sweeps on a server in recovery"),
+				 errhint("Run them on the primary.")));
+	role = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
+	if (!HeapTupleIsValid(role))
+		elog(ERROR, "cache lookup failed for role %u", GetUserId());
+	can_login = ((Form_pg_authid) GETSTRUCT(role))->rolcanlogin;
+	ReleaseSysCache(role);
+	if (!can_login)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\" cannot log in, and walpressure's workers connect as the current role",
+						GetUserNameFromId(GetUserId(), false)),
+				 errhint("RESET ROLE, or run it as a role with LOGIN.")));
 	if (strlen(request) >= WP_REQUEST_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -155,10 +215,10 @@ static void
 wp_read_progress(uint64 seq, WpProgress *p)
 {
 	LWLockAcquire(wp_sweep_lock, LW_SHARED);
-	p->finished = wp_sweep->finished_seq == seq;
+	p->finished = wp_sweep->finished_seq >= seq;
 	if (p->finished || wp_sweep->launch_seq == seq)
 		p->sweep_id = wp_sweep->sweep_id;
-	if (p->finished)
+	if (wp_sweep->finished_seq == seq)
 	{
 		strlcpy(p->status, wp_sweep->status, WP_STATUS_LEN);
 		strlcpy(p->message, wp_sweep->message, WP_MESSAGE_MAX);
@@ -178,6 +238,19 @@ wp_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpProgress *p
 	uint32		reported = 0;
 
 	memset(p, 0, sizeof(*p));
+
+	/*
+	 * A sweep takes minutes to hours, and this statement's snapshot would
+	 * hold back pruning and VACUUM of the very tables the clients update
+	 * (pgbench's own client holds no snapshot between transactions).  In
+	 * READ COMMITTED nothing in this call reads with it again: let the
+	 * horizon move.  (Repeatable read is refused by the caller.)
+	 */
+	if (!until_id && !IsolationUsesXactSnapshot())
+	{
+		InvalidateCatalogSnapshot();
+		MyProc->xmin = InvalidTransactionId;
+	}
 	for (;;)
 	{
 		uint32		done;
@@ -185,8 +258,11 @@ wp_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpProgress *p
 
 		if (QueryCancelPending || ProcDiePending)
 		{
-			/* stop our worker, and give it time to record that */
-			pg_atomic_write_u32(&wp_sweep->cancel, 1);
+			/* stop our worker (not a later launch's), give it time to record that */
+			LWLockAcquire(wp_sweep_lock, LW_SHARED);
+			if (wp_sweep->launch_seq == seq)
+				pg_atomic_write_u32(&wp_sweep->cancel, 1);
+			LWLockRelease(wp_sweep_lock);
 			for (int waited = 0; waited < WP_CANCEL_WAIT_MS; waited += 100)
 			{
 				wp_read_progress(seq, p);
@@ -246,6 +322,12 @@ wp_launch_sweep(PG_FUNCTION_ARGS)
 	WpProgress	p;
 
 	wp_require_preload();
+	if (wait && IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("run_sweep(wait => true) cannot run in a REPEATABLE READ or SERIALIZABLE transaction"),
+				 errdetail("Its snapshot would hold back VACUUM of the tables the sweep updates for the whole sweep."),
+				 errhint("Use READ COMMITTED, or wait => false and read walpressure.sweeps.")));
 	seq = wp_claim(request);
 	handle = wp_start_worker(seq, "wp_coordinator_main", "walpressure coordinator");
 
@@ -357,7 +439,7 @@ Datum
 wp_init_pgbench(PG_FUNCTION_ARGS)
 {
 	int32		scale = PG_GETARG_INT32(0);
-	char		request[32];
+	char	   *request;
 	uint64		seq;
 	BackgroundWorkerHandle *handle;
 	WpProgress	p;
@@ -367,7 +449,7 @@ wp_init_pgbench(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("scale must be at least 1")));
-	snprintf(request, sizeof(request), "%d", scale);
+	request = psprintf("%d\n%s", scale, GetConfigOption("search_path", false, false));
 	seq = wp_claim(request);
 	handle = wp_start_worker(seq, "wp_init_pgbench_main", "walpressure init_pgbench");
 	wp_wait(seq, handle, false, &p);

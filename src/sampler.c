@@ -117,6 +117,12 @@ wp_take_sample(WpHistPair *now_hist, WpHistPair *prev_hist, WpHistSnap *delta)
 	wp_count_waits(&s);
 
 	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
+	/* a reset() between our read and now: this sample predates the baseline */
+	if (s.c.ts < wp_shared->base.ts)
+	{
+		LWLockRelease(wp_shared->lock);
+		return;
+	}
 	wp_ring[wp_shared->samples_taken % wp_shared->ring_size] = s;
 	wp_shared->samples_taken++;
 

@@ -32,8 +32,13 @@ PG_FUNCTION_INFO_V1(wp_reset);
 #define WP_LIVE_COLS		19
 #define WP_SAMPLE_COLS		23
 
-/* Differences of two counters, as the views want them. */
-#define DELTA(field)	((double) (end->field - start->field))
+/*
+ * Differences of two counters, as the views want them.  Counters only grow
+ * while the server runs; pg_stat_reset_shared() can still send pg_stat_wal's
+ * back, and such an interval counts as zero rather than as garbage.
+ */
+#define DELTA(field) \
+	((double) (end->field > start->field ? end->field - start->field : 0))
 
 /*
  * A figure that is undefined when its denominator is zero is a NULL.
@@ -143,7 +148,13 @@ wp_live_figures(PG_FUNCTION_ARGS)
 		uint64		n = wp_shared->minutes_taken;
 		uint64		first = n > WP_MINUTE_RING ? n - WP_MINUTE_RING : 0;
 
-		/* entries are in time order, all newer than the base */
+		/*
+		 * Entries are in time order, all newer than the base.  When the ring
+		 * has dropped the entries older than the cutoff (the sampler was
+		 * down), the oldest one kept is closer to a minute than the base.
+		 */
+		if (first > 0)
+			*minute = wp_shared->minute[first % WP_MINUTE_RING];
 		for (uint64 i = first; i < n; i++)
 		{
 			WpMinuteEntry *m = &wp_shared->minute[i % WP_MINUTE_RING];

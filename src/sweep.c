@@ -51,6 +51,7 @@
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -82,6 +83,7 @@ typedef struct WpPlan
 	int			scale;
 	char	   *fixed_settings; /* name=value lines */
 	char	   *sql;
+	char	   *search_path;	/* the caller's, for the load */
 } WpPlan;
 
 /* What one step measured. */
@@ -221,8 +223,9 @@ wp_worker_finish(const char *status, const char *message, int64 sweep_id)
 }
 
 /*
- * At sampler start: if a sweep's state file survived while no sweep runs,
- * the server stopped during that sweep; start the recovery worker.
+ * If a sweep's state file survived while no sweep runs, the server stopped
+ * (or the coordinator died) during that sweep: start the recovery worker.
+ * Called at sampler start and by a coordinator leaving unexpectedly.
  */
 void
 wp_sweep_state_file_check(void)
@@ -236,7 +239,7 @@ wp_sweep_state_file_check(void)
 		return;
 
 	LWLockAcquire(wp_sweep_lock, LW_SHARED);
-	idle = wp_sweep->state == WP_SWEEP_IDLE;
+	idle = wp_sweep->state != WP_SWEEP_STARTING && wp_sweep->state != WP_SWEEP_RUNNING;
 	LWLockRelease(wp_sweep_lock);
 	if (!idle)
 		return;
@@ -266,10 +269,13 @@ wp_recovery_main(Datum main_arg)
 	int64		id;
 	Oid			dboid;
 
+	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(DatumGetObjectId(main_arg),
 											  BOOTSTRAP_SUPERUSERID, 0);
 	pgstat_report_appname("walpressure recovery");
+	/* a superuser session: nothing the database's settings name may run */
+	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 
 	if (!wp_state_file_read(&id, &dboid))
 		proc_exit(0);
@@ -281,7 +287,8 @@ wp_recovery_main(Datum main_arg)
 	{
 		int			rc = SPI_execute_with_args(
 											   "UPDATE walpressure.sweeps SET status = 'aborted', "
-											   "finished_at = now(), error = 'the server stopped during the sweep' "
+											   "finished_at = pg_catalog.now(), "
+											   "error = 'interrupted: the server stopped or the coordinator exited (see the server log)' "
 											   "WHERE sweep_id = $1 AND status = 'running'",
 											   1, (Oid[]) {INT8OID},
 											   (Datum[]) {Int64GetDatum(id)},
@@ -291,7 +298,7 @@ wp_recovery_main(Datum main_arg)
 			elog(ERROR, "could not mark sweep " INT64_FORMAT " aborted", id);
 		if (SPI_processed > 0)
 			ereport(LOG,
-					(errmsg("walpressure: sweep " INT64_FORMAT " was interrupted by a server stop and is marked aborted",
+					(errmsg("walpressure: sweep " INT64_FORMAT " was interrupted and is marked aborted",
 							id)));
 	}
 	SPI_finish();
@@ -307,15 +314,22 @@ wp_recovery_main(Datum main_arg)
 static Oid	wp_owner = InvalidOid;
 static Oid	wp_saved_user;
 static int	wp_saved_sec;
+static int	wp_saved_nestlevel;
 
 /*
  * Run the following SPI work as the extension's owner, so a caller who was
- * granted run_sweep needs no rights on the result tables.
+ * granted run_sweep needs no rights on the result tables.  As with any code
+ * run on behalf of a less privileged role, the caller's search_path must not
+ * reach it: it runs with search_path = pg_catalog, pg_temp, as a restricted
+ * operation.  Ends with wp_as_owner_end() in the same transaction.
  */
 static void
 wp_as_owner_begin(void)
 {
 	GetUserIdAndSecContext(&wp_saved_user, &wp_saved_sec);
+	wp_saved_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	if (!OidIsValid(wp_owner))
 	{
 		int			rc = SPI_execute("SELECT extowner FROM pg_catalog.pg_extension "
@@ -327,13 +341,15 @@ wp_as_owner_begin(void)
 		wp_owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
 												  SPI_tuptable->tupdesc, 1, &isnull));
 	}
-	SetUserIdAndSecContext(wp_owner, wp_saved_sec | SECURITY_LOCAL_USERID_CHANGE);
+	SetUserIdAndSecContext(wp_owner, wp_saved_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
 }
 
 static void
 wp_as_owner_end(void)
 {
 	SetUserIdAndSecContext(wp_saved_user, wp_saved_sec);
+	AtEOXact_GUC(false, wp_saved_nestlevel);
 }
 
 static void
@@ -386,8 +402,10 @@ wp_sweep_record(WpPlan *plan)
 	MemoryContext cxt = CurrentMemoryContext;
 	int			rc;
 	char	   *vals;
+	char	   *run_by;
 
 	wp_xact_begin();
+	run_by = GetUserNameFromId(GetUserId(), false);
 	wp_as_owner_begin();
 	rc = SPI_execute_with_args(
 							   "INSERT INTO walpressure.sweeps (label, setting, vals, clients, duration, "
@@ -398,7 +416,7 @@ wp_sweep_record(WpPlan *plan)
 							   "  (r->>'clients')::int, (r->>'duration_s')::float8 * interval '1 s', r->>'workload', "
 							   "  (r->>'iops_cap')::int, (r->>'warmup_s')::float8 * interval '1 s', (r->>'repeats')::int, "
 							   "  r->'settings', (r->>'prewarm')::bool, (r->>'scale')::int, "
-							   "  r->>'run_by', current_database(), "
+							   "  $2, pg_catalog.current_database(), "
 							   "  jsonb_array_length(r->'vals') * (r->>'repeats')::int, "
 							   "  (SELECT jsonb_object_agg(name, setting) FROM pg_catalog.pg_settings "
 							   "   WHERE name IN ('commit_delay', 'commit_siblings', 'synchronous_commit', "
@@ -416,9 +434,10 @@ wp_sweep_record(WpPlan *plan)
 							   "  prewarm, coalesce(scale, 1), "
 							   "  (SELECT string_agg(key || '=' || value, E'\\n') "
 							   "   FROM jsonb_each_text(settings) WHERE key NOT IN ('batch_size', 'sql')), "
-							   "  settings->>'sql'",
-							   1, (Oid[]) {TEXTOID},
-							   (Datum[]) {CStringGetTextDatum(wp_sweep->request)},
+							   "  settings->>'sql', $1::jsonb->>'search_path'",
+							   2, (Oid[]) {TEXTOID, TEXTOID},
+							   (Datum[]) {CStringGetTextDatum(wp_sweep->request),
+								   CStringGetTextDatum(run_by)},
 							   NULL, false, 1);
 	if (rc != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
 		elog(ERROR, "could not record the sweep: %s", SPI_result_code_string(rc));
@@ -444,6 +463,8 @@ wp_sweep_record(WpPlan *plan)
 		plan->fixed_settings = pstrdup(fixed ? fixed : "");
 		sql = wp_spi_text(14);
 		plan->sql = pstrdup(sql ? sql : "");
+		sql = wp_spi_text(15);
+		plan->search_path = pstrdup(sql ? sql : "");
 		MemoryContextSwitchTo(spi);
 	}
 	wp_as_owner_end();
@@ -461,6 +482,50 @@ wp_sweep_record(WpPlan *plan)
 	}
 	plan->setting_is_guc = strcmp(plan->setting, "clients") != 0 &&
 		strcmp(plan->setting, "batch_size") != 0;
+}
+
+/*
+ * Check again what run_sweep checked, where a wrong value would do harm
+ * here: _launch_sweep can be called directly by whoever may execute it.
+ */
+static void
+wp_plan_check(WpPlan *plan)
+{
+	bool		load = strcmp(plan->setting, "clients") == 0 ||
+		strcmp(plan->setting, "batch_size") == 0;
+	int			max_clients = load && strcmp(plan->setting, "clients") == 0 ? 0 : plan->clients;
+	char	   *lines = pstrdup(plan->fixed_settings);
+	char	   *save = NULL;
+
+	if (!load && !wp_is_sweepable(plan->setting))
+		elog(ERROR, "walpressure cannot sweep \"%s\"", plan->setting);
+	for (char *line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *eq = strchr(line, '=');
+
+		if (eq)
+			*eq = '\0';
+		if (!wp_is_sweepable(line))
+			elog(ERROR, "walpressure cannot set \"%s\"", line);
+	}
+	for (int i = 0; i < plan->nvals; i++)
+	{
+		if (load && pg_strtoint32(plan->vals[i]) < 1)
+			elog(ERROR, "invalid value for %s: \"%s\"", plan->setting, plan->vals[i]);
+		if (strcmp(plan->setting, "clients") == 0)
+			max_clients = Max(max_clients, pg_strtoint32(plan->vals[i]));
+	}
+	if (max_clients < 1 || max_clients > wp_sweep->nslots)
+		elog(ERROR, "%d clients: walpressure has slots for 1 to %d (max_worker_processes)",
+			 max_clients, wp_sweep->nslots);
+	if (plan->batch_size < 1 || plan->repeats < 1 || plan->duration_s <= 0 ||
+		plan->warmup_s < 0)
+		elog(ERROR, "invalid sweep arguments");
+	if (strlen(plan->sql) >= WP_SQL_MAX)
+		elog(ERROR, "the custom SQL is longer than the %d bytes walpressure can hold",
+			 WP_SQL_MAX - 1);
+	if (strchr(plan->search_path, '\n') != NULL)
+		elog(ERROR, "invalid search_path");
 }
 
 /* ---------- clients ---------- */
@@ -536,15 +601,22 @@ wp_clients_stop(void)
 	pg_atomic_write_u32(&wp_sweep->stop, 1);
 	for (int i = 0; i < wp_nclients_running; i++)
 	{
-		/* a client that does not stop in time is told to leave */
+		/* one that does not stop in time is terminated, then given up on */
 		for (int waited = 0;; waited += 100)
 		{
 			pid_t		pid;
 
 			if (GetBackgroundWorkerPid(wp_client_handles[i], &pid) == BGWH_STOPPED)
 				break;
-			if (waited >= WP_CLIENT_WAIT_MS)
+			if (waited == WP_CLIENT_WAIT_MS)
 				TerminateBackgroundWorker(wp_client_handles[i]);
+			if (waited >= 3 * WP_CLIENT_WAIT_MS)
+			{
+				ereport(WARNING,
+						(errmsg("walpressure client worker %d (pid %d) does not stop", i + 1,
+								(int) pid)));
+				break;
+			}
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 100, PG_WAIT_EXTENSION);
 			ResetLatch(MyLatch);
@@ -638,6 +710,8 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 
 	/* the step's parameters, then fresh client slots */
 	initStringInfo(&settings);
+	if (plan->search_path[0] != '\0')
+		appendStringInfo(&settings, "search_path=%s\n", plan->search_path);
 	appendStringInfoString(&settings, plan->fixed_settings);
 	if (plan->setting_is_guc)
 		appendStringInfo(&settings, "\n%s=%s", plan->setting, value);
@@ -916,6 +990,24 @@ wp_prewarm(void)
 	wp_xact_end();
 }
 
+static bool wp_finished = false;
+
+/*
+ * On an exit that did not go through the end of wp_coordinator_main (a
+ * FATAL error, a failed connection): free the sweep block, and have the
+ * sweep closed as the recovery worker closes one after a crash.
+ */
+static void
+wp_coordinator_exit(int code, Datum arg)
+{
+	if (wp_finished)
+		return;
+	pg_atomic_write_u32(&wp_sweep->stop, 1);
+	wp_worker_finish("failed", "the coordinator exited unexpectedly (see the server log)",
+					 wp_sweep->sweep_id);
+	wp_sweep_state_file_check();
+}
+
 /*
  * Entry point of the coordinator.
  */
@@ -931,6 +1023,7 @@ wp_coordinator_main(Datum main_arg)
 	memset(&plan, 0, sizeof(plan));
 	pqsignal(SIGTERM, wp_coordinator_sigterm);
 	BackgroundWorkerUnblockSignals();
+	before_shmem_exit(wp_coordinator_exit, 0);
 	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
 	pgstat_report_appname("walpressure coordinator");
 	cxt = AllocSetContextCreate(TopMemoryContext, "walpressure coordinator",
@@ -945,6 +1038,9 @@ wp_coordinator_main(Datum main_arg)
 
 		wp_sweep_record(&plan);
 		wp_state_file_write(plan.id, MyDatabaseId);
+		wp_plan_check(&plan);
+		if (plan.search_path[0] != '\0')
+			SetConfigOption("search_path", plan.search_path, PGC_USERSET, PGC_S_SESSION);
 
 		total = plan.nvals * plan.repeats;
 		LWLockAcquire(wp_sweep_lock, LW_EXCLUSIVE);
@@ -1023,6 +1119,7 @@ wp_coordinator_main(Datum main_arg)
 		wp_state_file_remove();
 	}
 
+	wp_finished = true;
 	wp_worker_finish(status, error, plan.id);
 	proc_exit(0);
 }

@@ -147,7 +147,7 @@ typedef struct WpSample
  * Cumulative histograms, kept about once a second for the last minute so
  * that the live view can give percentiles over the last 60 seconds.
  */
-#define WP_MINUTE_RING	72
+#define WP_MINUTE_RING	128
 
 typedef struct WpMinuteEntry
 {
@@ -273,6 +273,9 @@ extern void wp_sweep_state_file_check(void);
 extern bool wp_sweep_recovery_pending(int64 *id);
 extern void wp_worker_finish(const char *status, const char *message, int64 sweep_id);
 extern void wp_wake_launcher(void);
+
+/* launch.c */
+extern bool wp_is_sweepable(const char *name);
 
 /* init_pgbench.c */
 PGDLLEXPORT void wp_init_pgbench_main(Datum main_arg);

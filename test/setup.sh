@@ -65,6 +65,8 @@ wp_cluster_conf() {
 # walpressure throwaway cluster
 shared_preload_libraries = 'walpressure'
 track_wal_io_timing = on
+max_worker_processes = 16
+shared_buffers = 512MB
 listen_addresses = ''
 unix_socket_directories = '$2'
 port = $3

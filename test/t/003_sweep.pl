@@ -154,5 +154,23 @@ SELECT count(*) FROM pg_stat_activity
 WHERE backend_type IN ('walpressure client', 'walpressure coordinator')}),
 	'0', 'no worker outlives its sweep');
 
+# a waiting run_sweep holds back no VACUUM: its backend has no xmin
+my $bg = $node->background_psql('postgres');
+$bg->query_until(qr/started/, q{
+\echo started
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0'], clients => 2, duration => '2 s',
+                             warmup => '0 s', label => 'xmin');
+});
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'})
+  or die 'no clients';
+is($node->safe_psql('postgres', q{
+SELECT backend_xmin IS NULL FROM pg_stat_activity
+WHERE query LIKE '%label => ''xmin''%' AND pid <> pg_backend_pid()}),
+	't', 'the waiting run_sweep holds no snapshot back');
+$bg->quit;
+$node->poll_query_until('postgres',
+	q{SELECT status = 'done' FROM walpressure.sweeps WHERE label = 'xmin'}) or die;
+
 $node->stop;
 done_testing();

@@ -99,6 +99,46 @@ SELECT status || ' ' || run_by || ' ' || (SELECT count(*) FROM secret)
 FROM walpressure.sweeps WHERE label = 'no rights'}),
 	'failed regress_sweeper 0', 'the sweep failed, ran as the caller, wrote nothing');
 
+# the bookkeeping done as the extension owner ignores the caller's
+# search_path: a function planted there never runs with the owner's rights
+$node->safe_psql('postgres', q{
+CREATE SCHEMA evil AUTHORIZATION regress_sweeper;
+ALTER ROLE regress_sweeper SET search_path = evil, pg_catalog, public;
+GRANT SELECT ON pgbench_branches TO regress_sweeper;
+});
+$node->safe_psql('postgres', q{
+SET ROLE regress_sweeper;
+CREATE FUNCTION evil.clock_timestamp() RETURNS timestamptz LANGUAGE plpgsql AS $$
+BEGIN EXECUTE 'ALTER ROLE regress_sweeper SUPERUSER'; RETURN now(); END $$;
+CREATE FUNCTION evil.jsonb_array_length(jsonb) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN EXECUTE 'ALTER ROLE regress_sweeper SUPERUSER'; RETURN 1; END $$;
+});
+($ret, $stdout, $stderr) = $node->psql('postgres', q{
+SET ROLE regress_sweeper;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+                             warmup => '0 s', prewarm => false, label => 'search_path',
+                             workload => 'custom', settings => '{"sql": "SELECT 1"}')});
+is($node->safe_psql('postgres', q{
+SELECT s.status || ' ' || r.rolsuper FROM walpressure.sweeps s, pg_roles r
+WHERE s.label = 'search_path' AND r.rolname = 'regress_sweeper'}),
+	'done false', 'a function on the caller\'s search_path never runs as the owner');
+
+# a client terminated in the middle of a step fails the sweep, with the reason
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100'], clients => 2,
+                             duration => '3 s', warmup => '0 s', prewarm => false,
+                             wait => false)});
+wait_steps($id, 0);
+$node->safe_psql('postgres', q{
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+WHERE backend_type = 'walpressure client' LIMIT 1});
+ok($node->poll_query_until('postgres',
+	qq{SELECT status = 'failed' FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'a terminated client fails the sweep');
+like($node->safe_psql('postgres', "SELECT error FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/terminated before the step ended/, 'and the sweep says why');
+is(workers(), '0', 'no worker left after a terminated client');
+
 # kill -9 of one client in the middle of a step
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200', '300'], clients => 2,
