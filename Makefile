@@ -16,12 +16,16 @@ OBJS = \
 	src/launch.o \
 	src/sweep.o \
 	src/client.o \
-	src/init_pgbench.o
+	src/init_pgbench.o \
+	src/cgroup.o \
+	src/fsync_probe.o
+
+SHLIB_LINK = -lcgroup
 
 DATA = sql/walpressure--0.1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src
 
-REGRESS = live samples privileges sweep_errors
+REGRESS = live samples privileges sweep_errors iops_cap
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.

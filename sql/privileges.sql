@@ -23,6 +23,10 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0']);
 SELECT walpressure.cancel_sweep(1);
 SELECT walpressure.init_pgbench(1);
 SELECT walpressure.prewarm();
+SELECT walpressure.set_iops_cap(1000);
+SELECT walpressure.clear_iops_cap();
+SELECT * FROM walpressure.probe_fsync();
+SELECT count(*) AS readable FROM walpressure.iops_cap;
 DELETE FROM walpressure.sweeps;
 RESET ROLE;
 

@@ -82,7 +82,9 @@ CREATE FUNCTION sample_rows(
     OUT waiting_walwrite_lock int,
     OUT waiting_wal_sync int,
     OUT waiting_wal_write int,
-    OUT waiting_other int)
+    OUT waiting_other int,
+    OUT read_iops float8,
+    OUT write_iops float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wp_sample_rows'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
@@ -113,7 +115,9 @@ SELECT sample_time,
        waiting_walwrite_lock,
        waiting_wal_sync,
        waiting_wal_write,
-       waiting_other
+       waiting_other,
+       round(read_iops::numeric) AS read_iops,
+       round(write_iops::numeric) AS write_iops
 FROM sample_rows();
 
 COMMENT ON VIEW samples IS
@@ -209,12 +213,17 @@ CREATE TABLE steps (
     checkpoints_timed bigint NOT NULL,
     checkpoints_requested bigint NOT NULL,
     server_seconds float8 NOT NULL,
+    iops_cap int,
+    read_iops float8,
+    write_iops float8,
     PRIMARY KEY (sweep_id, step)
 );
 
 COMMENT ON TABLE steps IS
 'One row per value x repeat of a sweep: the measured window''s figures';
 COMMENT ON COLUMN steps.seconds IS 'length of the measured window (tps and latency cover it)';
+COMMENT ON COLUMN steps.write_iops IS
+'writes per second to the pg_wal disk over the window: the cgroup''s counters under a cap, /proc/diskstats (the whole disk) otherwise';
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 
@@ -257,7 +266,10 @@ WITH per_value AS (
            sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
            100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
            sum(st.checkpoints_timed + st.checkpoints_requested) AS checkpoints,
-           sum(st.retries) AS retries
+           sum(st.retries) AS retries,
+           avg(st.iops_cap) AS iops_cap,
+           avg(st.write_iops) AS write_iops,
+           avg(st.read_iops) AS read_iops
     FROM steps st
     GROUP BY st.sweep_id, st.value_pos, st.value
 )
@@ -275,6 +287,9 @@ SELECT s.sweep_id,
        round(v.latency_p99_ms::numeric, 3) AS latency_p99_ms,
        round(v.commits_per_fsync::numeric, 2) AS commits_per_fsync,
        round(v.wal_fsyncs_per_s::numeric, 1) AS wal_fsyncs_per_s,
+       v.iops_cap::int AS iops_cap,
+       round(v.write_iops::numeric) AS write_iops,
+       round(v.read_iops::numeric) AS read_iops,
        round(v.fsync_avg_ms::numeric, 3) AS fsync_avg_ms,
        round(v.wal_mb::numeric, 1) AS wal_mb,
        round(v.fpi_pct::numeric, 1) AS fpi_pct,
@@ -381,7 +396,7 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION sweepable_load()
 RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN ARRAY['clients', 'batch_size'];
+RETURN ARRAY['clients', 'batch_size', 'iops_cap'];
 
 CREATE FUNCTION run_sweep(
     setting text,
@@ -420,10 +435,13 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
 
-    IF setting = 'iops_cap' OR iops_cap IS NOT NULL THEN
-        RAISE EXCEPTION 'the IOPS cap is not available in this version of walpressure'
-            USING ERRCODE = 'feature_not_supported',
-                  HINT = 'Run the sweep without iops_cap.';
+    IF iops_cap IS NOT NULL AND setting = 'iops_cap' THEN
+        RAISE EXCEPTION 'iops_cap is the swept setting; it cannot also be passed as iops_cap'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF iops_cap <= 0 THEN
+        RAISE EXCEPTION 'iops_cap must be a positive number of write IOs per second'
+            USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF NOT (setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_load())) THEN
         RAISE EXCEPTION 'walpressure cannot sweep "%"', setting
@@ -520,6 +538,10 @@ BEGIN
                                 current_setting('max_worker_processes')::int - free_workers);
     END IF;
 
+    IF iops_cap IS NOT NULL OR setting = 'iops_cap' THEN
+        PERFORM walpressure._check_iops_cap();   -- cgroup mounted and delegated, device throttleable
+    END IF;
+
     IF workload <> 'custom' THEN
         IF to_regclass('pgbench_accounts') IS NULL OR to_regclass('pgbench_branches') IS NULL
            OR to_regclass('pgbench_tellers') IS NULL OR to_regclass('pgbench_history') IS NULL THEN
@@ -566,3 +588,69 @@ REVOKE ALL ON FUNCTION _launch_sweep(text, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 GRANT SELECT ON sweeps, steps, step_samples, results TO pg_monitor;
+
+--
+-- The disk: a cgroup write-IOPS cap, and what one WAL flush costs.
+--
+
+CREATE FUNCTION set_iops_cap(write_iops int, read_iops int DEFAULT NULL, device text DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'wp_set_iops_cap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION set_iops_cap(int, int, text) IS
+'Put every server process in walpressure.cgroup and cap the IOPS of the pg_wal disk (or device => ''MAJ:MIN'')';
+
+CREATE FUNCTION clear_iops_cap(device text DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'wp_clear_iops_cap'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION clear_iops_cap(text) IS
+'Remove the IOPS limits of the pg_wal disk (or device) from walpressure.cgroup';
+
+CREATE FUNCTION iops_cap_state(
+    OUT mode text,
+    OUT cgroup text,
+    OUT device text,
+    OUT write_iops bigint,
+    OUT read_iops bigint,
+    OUT processes_enrolled int,
+    OUT server_processes int,
+    OUT problem text)
+AS 'MODULE_PATHNAME', 'wp_iops_cap_state'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+CREATE VIEW iops_cap AS SELECT * FROM iops_cap_state();
+
+COMMENT ON VIEW iops_cap IS
+'The cgroup cap: mode (v1/v2), cgroup, the pg_wal disk, its limits (NULL: none), server processes enrolled, and what is wrong if it cannot be set';
+
+CREATE FUNCTION _check_iops_cap()
+RETURNS void
+AS 'MODULE_PATHNAME', 'wp_check_iops_cap'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION probe_fsync(
+    duration interval DEFAULT '5 s',
+    block_size int DEFAULT 8192,
+    OUT ops bigint,
+    OUT seconds float8,
+    OUT ops_per_s float8,
+    OUT latency_avg_ms float8,
+    OUT latency_p50_ms float8,
+    OUT latency_p99_ms float8,
+    OUT commit_budget_per_s float8)
+AS 'MODULE_PATHNAME', 'wp_probe_fsync'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION probe_fsync(interval, int) IS
+'pg_test_fsync''s fdatasync test on a file in pg_wal, under the current cap: ops/s, latency, and the commit budget (1 / latency)';
+
+REVOKE ALL ON FUNCTION set_iops_cap(int, int, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION clear_iops_cap(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION iops_cap_state() FROM PUBLIC;
+REVOKE ALL ON FUNCTION _check_iops_cap() FROM PUBLIC;
+REVOKE ALL ON FUNCTION probe_fsync(interval, int) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION iops_cap_state() TO pg_monitor;
+GRANT SELECT ON iops_cap TO pg_monitor;

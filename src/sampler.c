@@ -92,6 +92,30 @@ wp_count_waits(WpSample *s)
 	}
 }
 
+static bool wp_have_dev = false;
+static WpDevice wp_dev;
+
+/*
+ * The pg_wal disk's IOs so far: the cgroup's counters when the server is in
+ * the cap's cgroup (they count the server's IOs), /proc/diskstats otherwise.
+ */
+static void
+wp_sample_ios(WpSample *s)
+{
+	WpCgroupMode mode;
+	char	   *detail;
+	char	   *hint;
+
+	if (!wp_have_dev)
+		return;
+	if (wp_cgroup_problem(&mode, &detail, &hint) == NULL &&
+		wp_cgroup_self_enrolled(mode) &&
+		wp_cgroup_ios(mode, wp_dev, &s->dev_reads, &s->dev_writes))
+		s->ios_source = 2;
+	else if (wp_diskstats_ios(wp_dev, &s->dev_reads, &s->dev_writes))
+		s->ios_source = 1;
+}
+
 /*
  * Take one sample and append it to the ring.  prev holds the histograms of
  * the previous sample and is replaced by this one's.
@@ -115,6 +139,7 @@ wp_take_sample(WpHistPair *now_hist, WpHistPair *prev_hist, WpHistSnap *delta)
 	memcpy(prev_hist, now_hist, sizeof(WpHistPair));
 
 	wp_count_waits(&s);
+	wp_sample_ios(&s);
 
 	LWLockAcquire(wp_shared->lock, LW_EXCLUSIVE);
 	/* a reset() between our read and now: this sample predates the baseline */
@@ -168,6 +193,8 @@ wp_sampler_main(Datum main_arg)
 	now_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	prev_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	delta = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistSnap));
+
+	wp_have_dev = wp_wal_device_try(&wp_dev);
 
 	/* the first interval starts now, not at server start */
 	wp_probe_sum(&(WpCounters) {0}, prev_hist);

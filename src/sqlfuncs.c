@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "access/htup_details.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -30,7 +31,7 @@ PG_FUNCTION_INFO_V1(wp_reset);
 
 #define WP_LIVE_WINDOW_MS	60000
 #define WP_LIVE_COLS		19
-#define WP_SAMPLE_COLS		23
+#define WP_SAMPLE_COLS		25
 
 /*
  * Differences of two counters, as the views want them.  Counters only grow
@@ -175,20 +176,23 @@ wp_live_figures(PG_FUNCTION_ARGS)
 }
 
 /*
- * One row of walpressure.samples: the interval that `s` closes.
+ * One row of walpressure.samples: the interval that `s` closes, from the
+ * sample before it (`prev`), or from the reset baseline (`base`, prev NULL).
  */
 static void
-wp_sample_row(Tuplestorestate *ts, TupleDesc desc,
-			  const WpCounters *start, const WpSample *s)
+wp_sample_row(Tuplestorestate *ts, TupleDesc desc, const WpCounters *base,
+			  const WpSample *prev, const WpSample *s)
 {
 	Datum		values[WP_SAMPLE_COLS];
 	bool		nulls[WP_SAMPLE_COLS];
+	const WpCounters *start = prev ? &prev->c : base;
 	const WpCounters *end = &s->c;
 	double		wal_fsyncs = DELTA(wal_sync);
+	double		seconds = (double) (end->ts - start->ts) / USECS_PER_SEC;
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = TimestampTzGetDatum(end->ts);
-	values[1] = Float8GetDatum((double) (end->ts - start->ts) / USECS_PER_SEC);
+	values[1] = Float8GetDatum(seconds);
 	values[2] = Int64GetDatum((int64) DELTA(commits));
 	values[3] = Int64GetDatum((int64) DELTA(leaders));
 	values[4] = Int64GetDatum((int64) wal_fsyncs);
@@ -216,6 +220,15 @@ wp_sample_row(Tuplestorestate *ts, TupleDesc desc,
 	values[20] = Int32GetDatum(s->wait_wal_sync);
 	values[21] = Int32GetDatum(s->wait_wal_write);
 	values[22] = Int32GetDatum(s->wait_other);
+	nulls[23] = nulls[24] = true;
+	/* device IOPS: only between two samples read from the same counters */
+	if (prev != NULL && prev->ios_source == s->ios_source && s->ios_source != 0 &&
+		seconds > 0)
+	{
+		values[23] = Float8GetDatum((s->dev_reads - Min(prev->dev_reads, s->dev_reads)) / seconds);
+		values[24] = Float8GetDatum((s->dev_writes - Min(prev->dev_writes, s->dev_writes)) / seconds);
+		nulls[23] = nulls[24] = false;
+	}
 
 	tuplestore_putvalues(ts, desc, values, nulls);
 }
@@ -251,10 +264,10 @@ wp_sample_rows(PG_FUNCTION_ARGS)
 		const WpSample *s = &copy[i % ring_size];
 
 		if (i == 0)
-			wp_sample_row(rsinfo->setResult, rsinfo->setDesc, &base, s);
+			wp_sample_row(rsinfo->setResult, rsinfo->setDesc, &base, NULL, s);
 		else if (i > taken - kept)
-			wp_sample_row(rsinfo->setResult, rsinfo->setDesc,
-						  &copy[(i - 1) % ring_size].c, s);
+			wp_sample_row(rsinfo->setResult, rsinfo->setDesc, &base,
+						  &copy[(i - 1) % ring_size], s);
 		/* else: the oldest kept sample, whose predecessor is overwritten */
 	}
 
@@ -271,5 +284,133 @@ wp_reset(PG_FUNCTION_ARGS)
 {
 	wp_require_preload();
 	wp_counters_reset();
+	PG_RETURN_VOID();
+}
+
+/* ---------- the disk cap ---------- */
+
+PG_FUNCTION_INFO_V1(wp_set_iops_cap);
+PG_FUNCTION_INFO_V1(wp_clear_iops_cap);
+PG_FUNCTION_INFO_V1(wp_iops_cap_state);
+PG_FUNCTION_INFO_V1(wp_check_iops_cap);
+
+/*
+ * set_iops_cap(write_iops int, read_iops int, device text): enrol every
+ * server process in walpressure.cgroup and cap the device's IOPS.
+ */
+Datum
+wp_set_iops_cap(PG_FUNCTION_ARGS)
+{
+	int64		write_iops;
+	int64		read_iops = PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1);
+	char	   *device = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	WpCgroupMode mode;
+	WpDevice	dev;
+	int			enrolled;
+
+	wp_require_preload();
+	if (PG_ARGISNULL(0) || PG_GETARG_INT32(0) <= 0 || (!PG_ARGISNULL(1) && read_iops <= 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("IOPS caps must be positive numbers of IOs per second"),
+				 errhint("clear_iops_cap() removes the cap.")));
+	write_iops = PG_GETARG_INT32(0);
+
+	dev = wp_wal_device(device);
+	mode = wp_cgroup_check();
+	enrolled = wp_cgroup_enroll(mode);
+	wp_cgroup_set_limits(mode, dev, write_iops, read_iops);
+
+	ereport(NOTICE,
+			(errmsg("device %u:%u capped at " INT64_FORMAT " write IOPS%s for the %d server processes in cgroup %s:/%s",
+					dev.major, dev.minor, write_iops,
+					read_iops > 0 ? psprintf(" and " INT64_FORMAT " read IOPS", read_iops) : "",
+					enrolled, mode == WP_CG_V2 ? "io" : "blkio", wp_cgroup_name)));
+	PG_RETURN_VOID();
+}
+
+/*
+ * clear_iops_cap(): remove the limits of the pg_wal device (or `device`).
+ * The processes stay in the cgroup, which limits nothing any more.
+ */
+Datum
+wp_clear_iops_cap(PG_FUNCTION_ARGS)
+{
+	char	   *device = PG_ARGISNULL(0) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(0));
+	WpCgroupMode mode;
+	WpDevice	dev;
+
+	wp_require_preload();
+	dev = wp_wal_device(device);
+	mode = wp_cgroup_check();
+	wp_cgroup_set_limits(mode, dev, 0, 0);
+	PG_RETURN_VOID();
+}
+
+/*
+ * The row of walpressure.iops_cap: never an error, the problem if any.
+ */
+Datum
+wp_iops_cap_state(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[8];
+	bool		nulls[8];
+	WpCgroupMode mode;
+	char	   *detail;
+	char	   *hint;
+	char	   *problem;
+	WpDevice	dev;
+
+	wp_require_preload();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	memset(nulls, true, sizeof(nulls));
+
+	problem = wp_cgroup_problem(&mode, &detail, &hint);
+	values[0] = CStringGetTextDatum(wp_cgroup_mode_name(mode));
+	nulls[0] = false;
+	values[1] = CStringGetTextDatum(psprintf("%s:/%s", mode == WP_CG_V2 ? "io" : "blkio",
+											 wp_cgroup_name));
+	nulls[1] = false;
+	if (problem == NULL && wp_wal_device_try(&dev))
+	{
+		int64		w;
+		int64		r;
+		int			in;
+		int			total;
+
+		wp_cgroup_get_limits(mode, dev, &w, &r);
+		wp_cgroup_enrolled(mode, &in, &total);
+		values[2] = CStringGetTextDatum(psprintf("%u:%u", dev.major, dev.minor));
+		values[3] = Int64GetDatum(w);
+		values[4] = Int64GetDatum(r);
+		values[5] = Int32GetDatum(in);
+		values[6] = Int32GetDatum(total);
+		nulls[2] = false;
+		nulls[3] = w == 0;
+		nulls[4] = r == 0;
+		nulls[5] = nulls[6] = false;
+	}
+	else if (problem == NULL)
+		problem = "pg_wal is on a file system without a block device";
+	if (problem != NULL)
+	{
+		values[7] = CStringGetTextDatum(hint ? psprintf("%s. %s", problem, hint) : problem);
+		nulls[7] = false;
+	}
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * _check_iops_cap(): the errors set_iops_cap would raise, for run_sweep to
+ * raise before anything starts.
+ */
+Datum
+wp_check_iops_cap(PG_FUNCTION_ARGS)
+{
+	wp_require_preload();
+	(void) wp_cgroup_check();
+	(void) wp_wal_device(NULL);
 	PG_RETURN_VOID();
 }

@@ -84,6 +84,15 @@ typedef struct WpPlan
 	char	   *fixed_settings; /* name=value lines */
 	char	   *sql;
 	char	   *search_path;	/* the caller's, for the load */
+	int			iops_cap;		/* write IOPS cap of every step, 0: none */
+	/* the cap while the sweep holds it */
+	bool		cap_active;
+	WpCgroupMode cap_mode;
+	int64		prev_write_iops;	/* the limits before the sweep, to restore */
+	int64		prev_read_iops;
+	/* the disk of pg_wal, for device IOPS */
+	bool		have_dev;
+	WpDevice	dev;
 } WpPlan;
 
 /* What one step measured. */
@@ -112,6 +121,9 @@ typedef struct WpStepResult
 	int64		wal_buffers_full;
 	int64		ckpt_timed;
 	int64		ckpt_requested;
+	int64		iops_cap;		/* the step's write cap, 0: none */
+	double		read_iops;		/* < 0: not measured */
+	double		write_iops;
 } WpStepResult;
 
 /* One second of a step's measured window. */
@@ -153,10 +165,11 @@ wp_cancelled(void)
 /* ---------- the state file ---------- */
 
 /*
- * Record durably that sweep `id` runs in database `dboid`.
+ * Record durably that sweep `id` runs in database `dboid`, and, when it
+ * holds the IOPS cap, the limits to put back.
  */
 static void
-wp_state_file_write(int64 id, Oid dboid)
+wp_state_file_write(int64 id, Oid dboid, const WpPlan *plan)
 {
 	FILE	   *f = AllocateFile(WP_STATE_FILE_TMP, PG_BINARY_W);
 
@@ -165,11 +178,42 @@ wp_state_file_write(int64 id, Oid dboid)
 				(errcode_for_file_access(),
 				 errmsg("could not create file \"%s\": %m", WP_STATE_FILE_TMP)));
 	fprintf(f, INT64_FORMAT " %u\n", id, dboid);
+	if (plan != NULL && plan->cap_active)
+		fprintf(f, "cap %u:%u " INT64_FORMAT " " INT64_FORMAT "\n",
+				plan->dev.major, plan->dev.minor, plan->prev_write_iops, plan->prev_read_iops);
 	if (FreeFile(f) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not write file \"%s\": %m", WP_STATE_FILE_TMP)));
 	(void) durable_rename(WP_STATE_FILE_TMP, WP_STATE_FILE, ERROR);
+}
+
+/*
+ * The cap line of the state file: false when the sweep held no cap.
+ */
+static bool
+wp_state_file_cap(WpDevice *dev, int64 *prev_write, int64 *prev_read)
+{
+	FILE	   *f = AllocateFile(WP_STATE_FILE, PG_BINARY_R);
+	char		line[256];
+	bool		found = false;
+
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+	{
+		long long	w;
+		long long	r;
+
+		if (sscanf(line, "cap %u:%u %lld %lld", &dev->major, &dev->minor, &w, &r) == 4)
+		{
+			*prev_write = w;
+			*prev_read = r;
+			found = true;
+		}
+	}
+	FreeFile(f);
+	return found;
 }
 
 /*
@@ -305,6 +349,20 @@ wp_recovery_main(Datum main_arg)
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 
+	/* the cap the sweep set must not outlive it */
+	{
+		WpDevice	dev;
+		int64		w;
+		int64		r;
+
+		if (wp_state_file_cap(&dev, &w, &r))
+		{
+			wp_cgroup_set_limits(wp_cgroup_check(), dev, w, r);
+			ereport(LOG,
+					(errmsg("walpressure: the IOPS cap of interrupted sweep " INT64_FORMAT " is removed from %u:%u",
+							id, dev.major, dev.minor)));
+		}
+	}
 	wp_state_file_remove();
 	proc_exit(0);
 }
@@ -434,7 +492,7 @@ wp_sweep_record(WpPlan *plan)
 							   "  prewarm, coalesce(scale, 1), "
 							   "  (SELECT string_agg(key || '=' || value, E'\\n') "
 							   "   FROM jsonb_each_text(settings) WHERE key NOT IN ('batch_size', 'sql')), "
-							   "  settings->>'sql', $1::jsonb->>'search_path'",
+							   "  settings->>'sql', $1::jsonb->>'search_path', coalesce(iops_cap, 0)",
 							   2, (Oid[]) {TEXTOID, TEXTOID},
 							   (Datum[]) {CStringGetTextDatum(wp_sweep->request),
 								   CStringGetTextDatum(run_by)},
@@ -465,6 +523,7 @@ wp_sweep_record(WpPlan *plan)
 		plan->sql = pstrdup(sql ? sql : "");
 		sql = wp_spi_text(15);
 		plan->search_path = pstrdup(sql ? sql : "");
+		plan->iops_cap = pg_strtoint32(wp_spi_text(16));
 		MemoryContextSwitchTo(spi);
 	}
 	wp_as_owner_end();
@@ -481,7 +540,8 @@ wp_sweep_record(WpPlan *plan)
 		vals = sep ? sep + 1 : vals + strlen(vals);
 	}
 	plan->setting_is_guc = strcmp(plan->setting, "clients") != 0 &&
-		strcmp(plan->setting, "batch_size") != 0;
+		strcmp(plan->setting, "batch_size") != 0 &&
+		strcmp(plan->setting, "iops_cap") != 0;
 }
 
 /*
@@ -492,7 +552,8 @@ static void
 wp_plan_check(WpPlan *plan)
 {
 	bool		load = strcmp(plan->setting, "clients") == 0 ||
-		strcmp(plan->setting, "batch_size") == 0;
+		strcmp(plan->setting, "batch_size") == 0 ||
+		strcmp(plan->setting, "iops_cap") == 0;
 	int			max_clients = load && strcmp(plan->setting, "clients") == 0 ? 0 : plan->clients;
 	char	   *lines = pstrdup(plan->fixed_settings);
 	char	   *save = NULL;
@@ -526,6 +587,80 @@ wp_plan_check(WpPlan *plan)
 			 WP_SQL_MAX - 1);
 	if (strchr(plan->search_path, '\n') != NULL)
 		elog(ERROR, "invalid search_path");
+}
+
+/* ---------- the IOPS cap ---------- */
+
+/*
+ * Take the cap for the sweep: record the limits to restore first (in the
+ * state file, for a crash), then enrol the server in the cgroup.
+ */
+static void
+wp_cap_begin(WpPlan *plan)
+{
+	if (plan->iops_cap <= 0 && strcmp(plan->setting, "iops_cap") != 0)
+		return;
+	plan->cap_mode = wp_cgroup_check();
+	plan->dev = wp_wal_device(NULL);
+	plan->have_dev = true;
+	wp_cgroup_get_limits(plan->cap_mode, plan->dev, &plan->prev_write_iops,
+						 &plan->prev_read_iops);
+	plan->cap_active = true;
+	wp_state_file_write(plan->id, MyDatabaseId, plan);
+	(void) wp_cgroup_enroll(plan->cap_mode);
+}
+
+/* The write cap of a step: the swept value, or the sweep's. */
+static int64
+wp_cap_of_step(const WpPlan *plan, const char *value)
+{
+	if (strcmp(plan->setting, "iops_cap") == 0)
+		return pg_strtoint32(value);
+	return plan->iops_cap;
+}
+
+/*
+ * Put the limits back as they were.  False (and a WARNING) if that failed;
+ * the state file then stays, so the next server start tries again.
+ */
+static bool
+wp_cap_end(WpPlan *plan)
+{
+	bool		ok = true;
+
+	if (!plan->cap_active)
+		return true;
+	PG_TRY();
+	{
+		wp_cgroup_set_limits(plan->cap_mode, plan->dev, plan->prev_write_iops,
+							 plan->prev_read_iops);
+		plan->cap_active = false;
+	}
+	PG_CATCH();
+	{
+		EmitErrorReport();
+		FlushErrorState();
+		ereport(WARNING,
+				(errmsg("walpressure could not remove the IOPS cap of sweep " INT64_FORMAT " from %u:%u",
+						plan->id, plan->dev.major, plan->dev.minor),
+				 errhint("The next server start tries again; clear_iops_cap() removes it now.")));
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+/*
+ * Reads and writes issued to the pg_wal disk so far: the cgroup's counters
+ * (the server's IOs) under a cap, /proc/diskstats (the whole disk's)
+ * otherwise.  False when there is no such disk.
+ */
+static bool
+wp_device_ios(const WpPlan *plan, uint64 *reads, uint64 *writes)
+{
+	if (plan->cap_active)
+		return wp_cgroup_ios(plan->cap_mode, plan->dev, reads, writes);
+	return plan->have_dev && wp_diskstats_ios(plan->dev, reads, writes);
 }
 
 /* ---------- clients ---------- */
@@ -701,12 +836,23 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	TimestampTz window_end;
 	uint64		n;
 	bool		ok = false;
+	uint64		reads0 = 0;
+	uint64		writes0 = 0;
+	uint64		reads1;
+	uint64		writes1;
+	bool		have_ios;
 
 	memset(r, 0, sizeof(*r));
 	*nsamples = 0;
+	r->read_iops = r->write_iops = -1;
 
 	/* the same WAL state at every step's start: no pending full-page images */
 	RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+	if (plan->cap_active)
+	{
+		r->iops_cap = wp_cap_of_step(plan, value);
+		wp_cgroup_set_limits(plan->cap_mode, plan->dev, r->iops_cap, plan->prev_read_iops);
+	}
 
 	/* the step's parameters, then fresh client slots */
 	initStringInfo(&settings);
@@ -748,6 +894,7 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	pgstat_clear_snapshot();
 	wp_read_counters(&c0, h0);
 	wp_client_sum(nclients, t0);
+	have_ios = wp_device_ios(plan, &reads0, &writes0);
 	r->started_at = c0.ts;
 	cprev = c0;
 	memcpy(tprev, t0, sizeof(WpClientTotals));
@@ -789,6 +936,11 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	/* window end: the clients' own figures now, the server's after they exit */
 	wp_client_sum(nclients, t1);
 	r->seconds = (double) (GetCurrentTimestamp() - c0.ts) / USECS_PER_SEC;
+	if (have_ios && wp_device_ios(plan, &reads1, &writes1))
+	{
+		r->read_iops = (reads1 - reads0) / r->seconds;
+		r->write_iops = (writes1 - writes0) / r->seconds;
+	}
 	wp_clients_check();
 	wp_clients_stop();
 	pgstat_clear_snapshot();
@@ -845,9 +997,9 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 			   int nclients, int batch_size, const WpStepResult *r,
 			   const WpStepSample *samples, int nsamples)
 {
-	Datum		v[34];
-	char		nulls[34];
-	Oid			types[34];
+	Datum		v[37];
+	char		nulls[37];
+	Oid			types[37];
 	int			k = 0;
 	int			rc;
 
@@ -893,6 +1045,9 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 	ARG(INT8OID, Int64GetDatum(r->ckpt_timed), false);
 	ARG(INT8OID, Int64GetDatum(r->ckpt_requested), false);
 	ARG(FLOAT8OID, FIG(r->span_s), false);
+	ARG(INT4OID, Int32GetDatum((int32) r->iops_cap), r->iops_cap <= 0);
+	ARG(FLOAT8OID, FIG(r->read_iops), r->read_iops < 0);
+	ARG(FLOAT8OID, FIG(r->write_iops), r->write_iops < 0);
 #undef ARG
 
 	wp_xact_begin();
@@ -904,10 +1059,11 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 							   "  latency_p95_ms, latency_p99_ms, commits, leaders, wal_fsyncs, "
 							   "  commits_per_fsync, wal_fsyncs_per_s, fsync_avg_ms, fsync_p50_ms, "
 							   "  fsync_p99_ms, wal_bytes, wal_records, wal_fpi, fpi_pct, "
-							   "  wal_buffers_full, checkpoints_timed, checkpoints_requested, server_seconds) "
+							   "  wal_buffers_full, checkpoints_timed, checkpoints_requested, server_seconds, "
+							   "  iops_cap, read_iops, write_iops) "
 							   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, "
 							   "  $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, "
-							   "  $30, $31, $32, $33, $34)",
+							   "  $30, $31, $32, $33, $34, $35, $36, $37)",
 							   k, types, v, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "could not record step %d: %s", step, SPI_result_code_string(rc));
@@ -1037,10 +1193,12 @@ wp_coordinator_main(Datum main_arg)
 		int			step = 0;
 
 		wp_sweep_record(&plan);
-		wp_state_file_write(plan.id, MyDatabaseId);
+		wp_state_file_write(plan.id, MyDatabaseId, NULL);
 		wp_plan_check(&plan);
 		if (plan.search_path[0] != '\0')
 			SetConfigOption("search_path", plan.search_path, PGC_USERSET, PGC_S_SESSION);
+		plan.have_dev = wp_wal_device_try(&plan.dev);
+		wp_cap_begin(&plan);
 
 		total = plan.nvals * plan.repeats;
 		LWLockAcquire(wp_sweep_lock, LW_EXCLUSIVE);
@@ -1078,14 +1236,16 @@ wp_coordinator_main(Datum main_arg)
 							   &result, samples, nsamples);
 
 				snprintf(wp_sweep->last_step, WP_MESSAGE_MAX,
-						 "sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s",
+						 "sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s%s",
 						 plan.id, step, total, plan.setting, value,
 						 plan.repeats > 1 ? psprintf(" (repeat %d)", repeat) : "",
 						 result.tps,
 						 result.wal_fsyncs > 0 ?
 						 psprintf("%.2f commits per fsync",
 								  (double) result.commits / result.wal_fsyncs) :
-						 "no WAL fsyncs");
+						 "no WAL fsyncs",
+						 result.write_iops >= 0 ?
+						 psprintf(", %.0f write IOPS", result.write_iops) : "");
 				pg_write_barrier();
 				pg_atomic_write_u32(&wp_sweep->steps_done, step);
 				wp_wake_launcher();
@@ -1115,8 +1275,11 @@ wp_coordinator_main(Datum main_arg)
 	wp_clients_stop();
 	if (plan.id > 0)
 	{
+		bool		cap_removed = wp_cap_end(&plan);
+
 		wp_sweep_close(plan.id, status, error);
-		wp_state_file_remove();
+		if (cap_removed)
+			wp_state_file_remove();
 	}
 
 	wp_finished = true;

@@ -31,6 +31,24 @@ int			wp_sample_history = 3600;
 void		_PG_init(void);
 
 /*
+ * walpressure.cgroup names a cgroup below the controller's root: no "..",
+ * no absolute path, nothing empty.
+ */
+static bool
+wp_check_cgroup_name(char **newval, void **extra, GucSource source)
+{
+	const char *v = *newval;
+
+	if (v == NULL || v[0] == '\0' || v[0] == '/' || strstr(v, "..") != NULL ||
+		strpbrk(v, " \n\t") != NULL)
+	{
+		GUC_check_errdetail("walpressure.cgroup must be a cgroup path relative to the controller's root, like \"walpressure\".");
+		return false;
+	}
+	return true;
+}
+
+/*
  * Module load callback.
  */
 void
@@ -46,6 +64,15 @@ _PG_init(void)
 							PGC_SIGHUP,
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
+
+	DefineCustomStringVariable("walpressure.cgroup",
+							   "The cgroup set_iops_cap and sweeps put the server in, relative to the IO controller's root.",
+							   "Created once by root and delegated to the server's user: cgcreate -a postgres:postgres -t postgres:postgres -g blkio:/walpressure",
+							   &wp_cgroup_name,
+							   "walpressure",
+							   PGC_SIGHUP,
+							   0,
+							   wp_check_cgroup_name, NULL, NULL);
 
 	if (!process_shared_preload_libraries_in_progress)
 		return;

@@ -16,6 +16,7 @@
 #define WALPRESSURE_H
 
 #include "access/xlogdefs.h"
+#include "nodes/pg_list.h"
 #include "datatype/timestamp.h"
 #include "port/atomics.h"
 #include "storage/lwlock.h"
@@ -136,6 +137,10 @@ typedef struct WpSample
 	float8		commit_p99_us;
 	float8		fsync_p50_us;
 	float8		fsync_p99_us;
+	/* IOs of the pg_wal disk so far: 1 /proc/diskstats, 2 the cgroup's, 0 none */
+	int32		ios_source;
+	uint64		dev_reads;
+	uint64		dev_writes;
 	/* processes waiting at the instant of the sample */
 	int32		wait_walwrite_lock;
 	int32		wait_wal_sync;
@@ -293,6 +298,41 @@ typedef struct WpClientTotals
 } WpClientTotals;
 
 extern void wp_client_sum(int nclients, WpClientTotals *totals);
+
+/* ---------- cgroup.c ---------- */
+
+typedef enum WpCgroupMode
+{
+	WP_CG_NONE,
+	WP_CG_V1,
+	WP_CG_V2,
+	WP_CG_HYBRID				/* v1 blkio beside a v2 mount */
+} WpCgroupMode;
+
+typedef struct WpDevice
+{
+	unsigned	major;
+	unsigned	minor;
+} WpDevice;
+
+extern char *wp_cgroup_name;
+
+extern WpCgroupMode wp_cgroup_mode(void);
+extern const char *wp_cgroup_mode_name(WpCgroupMode mode);
+extern char *wp_cgroup_problem(WpCgroupMode *mode, char **detail, char **hint);
+extern WpCgroupMode wp_cgroup_check(void);
+extern WpDevice wp_wal_device(const char *override);
+extern bool wp_wal_device_try(WpDevice *dev);
+extern void wp_cgroup_set_limits(WpCgroupMode mode, WpDevice dev,
+								 int64 write_iops, int64 read_iops);
+extern void wp_cgroup_get_limits(WpCgroupMode mode, WpDevice dev,
+								 int64 *write_iops, int64 *read_iops);
+extern List *wp_server_pids(void);
+extern int	wp_cgroup_enroll(WpCgroupMode mode);
+extern void wp_cgroup_enrolled(WpCgroupMode mode, int *in, int *total);
+extern bool wp_cgroup_self_enrolled(WpCgroupMode mode);
+extern bool wp_cgroup_ios(WpCgroupMode mode, WpDevice dev, uint64 *reads, uint64 *writes);
+extern bool wp_diskstats_ios(WpDevice dev, uint64 *reads, uint64 *writes);
 
 /* ---------- sampler.c ---------- */
 

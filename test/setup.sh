@@ -72,3 +72,16 @@ unix_socket_directories = '$2'
 port = $3
 CONF
 }
+
+# Create the cgroup the IOPS cap uses and delegate it to the postgres user:
+# the one root command of the README.  cgroup v1 blkio, or v2 io.
+wp_delegate_cgroup() {
+	if [ -d /sys/fs/cgroup/blkio ]; then
+		WP_CG_CONTROLLER=blkio
+	else
+		WP_CG_CONTROLLER=io
+	fi
+	export WP_CG_CONTROLLER
+	cgcreate -a postgres:postgres -t postgres:postgres -g "$WP_CG_CONTROLLER:/walpressure" ||
+		wp_die "could not create and delegate cgroup $WP_CG_CONTROLLER:/walpressure"
+}

@@ -1,6 +1,6 @@
 -- The SQL contract: schema, views and their columns, functions.
 BEGIN;
-SELECT plan(14);
+SELECT plan(16);
 
 SELECT has_extension('walpressure', 'walpressure', 'extension is installed in schema walpressure');
 SELECT has_schema('walpressure');
@@ -27,13 +27,15 @@ SELECT columns_are('walpressure', 'samples', ARRAY[
     'commits_per_fsync', 'wal_records', 'wal_fpi', 'wal_bytes', 'wal_buffers_full',
     'commit_p50_ms', 'commit_p99_ms', 'fsync_p50_ms', 'fsync_p99_ms',
     'insert_lsn', 'flush_lsn', 'checkpoints_timed', 'checkpoints_requested',
-    'waiting_walwrite_lock', 'waiting_wal_sync', 'waiting_wal_write', 'waiting_other']);
+    'waiting_walwrite_lock', 'waiting_wal_sync', 'waiting_wal_write', 'waiting_other',
+    'read_iops', 'write_iops']);
 
 SELECT has_function('walpressure', 'reset', '{}'::name[]);
 SELECT function_returns('walpressure', 'reset', '{}'::name[], 'void');
 SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset',
     'run_sweep', 'cancel_sweep', 'init_pgbench', 'prewarm', 'sweepable_settings',
-    'sweepable_load', '_launch_sweep', '_check_setting', '_free_worker_slots']);
+    'sweepable_load', '_launch_sweep', '_check_setting', '_free_worker_slots',
+    'set_iops_cap', 'clear_iops_cap', 'iops_cap_state', '_check_iops_cap', 'probe_fsync']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
@@ -41,6 +43,13 @@ SELECT results_eq('SELECT period FROM walpressure.live',
                   'live has one row per period, in order');
 SELECT cmp_ok((SELECT count(*) FROM walpressure.samples), '>=', 0::bigint,
               'samples reads');
+
+SELECT columns_are('walpressure', 'iops_cap', ARRAY[
+    'mode', 'cgroup', 'device', 'write_iops', 'read_iops', 'processes_enrolled',
+    'server_processes', 'problem']);
+SELECT is((SELECT pg_get_function_arguments('walpressure.set_iops_cap'::regproc)),
+          'write_iops integer, read_iops integer DEFAULT NULL::integer, device text DEFAULT NULL::text',
+          'set_iops_cap has the arguments of the design');
 
 SELECT * FROM finish();
 ROLLBACK;

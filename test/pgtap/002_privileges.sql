@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(20);
+SELECT plan(24);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -22,7 +22,11 @@ FROM (VALUES ('run_sweep', ARRAY['text', 'text[]', 'integer', 'interval', 'text'
              ('cancel_sweep', ARRAY['bigint']),
              ('init_pgbench', ARRAY['integer']),
              ('prewarm', ARRAY['regclass[]']),
-             ('_launch_sweep', ARRAY['text', 'boolean'])) AS f(f, args);
+             ('_launch_sweep', ARRAY['text', 'boolean']),
+             ('set_iops_cap', ARRAY['integer', 'integer', 'text']),
+             ('clear_iops_cap', ARRAY['text']),
+             ('probe_fsync', ARRAY['interval', 'integer'])) AS f(f, args);
+SELECT table_privs_are('walpressure', 'iops_cap', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', t, 'pg_monitor', ARRAY['SELECT'])
 FROM unnest(ARRAY['sweeps', 'steps']) AS t;
 

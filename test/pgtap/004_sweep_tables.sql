@@ -26,7 +26,8 @@ FROM unnest(ARRAY['tps', 'latency_p99_ms', 'commits_per_fsync']) AS c;
 SELECT columns_are('walpressure', 'results', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'repeats', 'tps', 'rows_per_s',
     'latency_avg_ms', 'latency_stddev_ms', 'latency_p50_ms', 'latency_p95_ms',
-    'latency_p99_ms', 'commits_per_fsync', 'wal_fsyncs_per_s', 'fsync_avg_ms', 'wal_mb',
+    'latency_p99_ms', 'commits_per_fsync', 'wal_fsyncs_per_s', 'iops_cap', 'write_iops',
+    'read_iops', 'fsync_avg_ms', 'wal_mb',
     'fpi_pct', 'checkpoints', 'retries', 'speedup']);
 
 SELECT is(

@@ -1,0 +1,612 @@
+/*-------------------------------------------------------------------------
+ *
+ * cgroup.c
+ *		The disk cap: the device holding pg_wal, the cgroup named by
+ *		walpressure.cgroup, its write/read IOPS limits, the server processes
+ *		enrolled in it, and the IO counters of the device.
+ *
+ * cgroup v1 (blkio: blkio.throttle.{write,read}_iops_device) and v2 (io:
+ * io.max) are driven through libcgroup.  The server never needs root: root
+ * creates the cgroup once and hands it to the postgres user (cgcreate -a
+ * postgres:postgres -t postgres:postgres -g blkio:/walpressure); from then
+ * on the server sets the limits and moves its own processes.  Throttling
+ * acts on a whole disk, so a partition is mapped to its disk; a filesystem
+ * without a block device (major 0: tmpfs, overlay, btrfs, NFS) cannot be
+ * throttled.
+ *
+ * IDENTIFICATION
+ *	  src/cgroup.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <libcgroup.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "common/string.h"
+#include "miscadmin.h"
+#include "postmaster/postmaster.h"
+#include "storage/fd.h"
+
+#include "walpressure.h"
+
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC	0x27e0eb
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+char	   *wp_cgroup_name = NULL;
+
+static bool wp_cgroup_initialized = false;
+
+/*
+ * Which cgroup hierarchy holds the IO controller: v2 when /sys/fs/cgroup is
+ * the unified hierarchy, v1 when a blkio hierarchy is mounted (hybrid: v1
+ * controllers beside an unified mount, the IO controller being v1's).
+ */
+WpCgroupMode
+wp_cgroup_mode(void)
+{
+	struct statfs fs;
+
+	/* where the hierarchies are mounted; the tests point it elsewhere */
+	const char *root = getenv("WALPRESSURE_CGROUP_FS") ? getenv("WALPRESSURE_CGROUP_FS")
+		: "/sys/fs/cgroup";
+
+	if (statfs(root, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
+		return WP_CG_V2;
+	if (statfs(psprintf("%s/blkio", root), &fs) == 0 && fs.f_type == CGROUP_SUPER_MAGIC)
+	{
+		if (statfs(psprintf("%s/unified", root), &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
+			return WP_CG_HYBRID;
+		return WP_CG_V1;
+	}
+	return WP_CG_NONE;
+}
+
+const char *
+wp_cgroup_mode_name(WpCgroupMode mode)
+{
+	switch (mode)
+	{
+		case WP_CG_V1:
+			return "v1";
+		case WP_CG_V2:
+			return "v2";
+		case WP_CG_HYBRID:
+			return "hybrid (v1 blkio)";
+		default:
+			return "none";
+	}
+}
+
+static const char *
+wp_controller(WpCgroupMode mode)
+{
+	return mode == WP_CG_V2 ? "io" : "blkio";
+}
+
+/* The one cgcreate command that delegates the cgroup to this server's user. */
+static char *
+wp_cgcreate_hint(WpCgroupMode mode)
+{
+	struct passwd *pw = getpwuid(geteuid());
+	const char *user = pw ? pw->pw_name : "postgres";
+
+	if (mode == WP_CG_V2)
+		return psprintf("As root: cgcreate -a %s:%s -t %s:%s -g io:/%s, and start the server inside it "
+						"(cgexec -g io:/%s pg_ctl start): on cgroup v2 the server can only move "
+						"its processes within a subtree it is already in.",
+						user, user, user, user, wp_cgroup_name, wp_cgroup_name);
+	return psprintf("As root, once: cgcreate -a %s:%s -t %s:%s -g blkio:/%s",
+					user, user, user, user, wp_cgroup_name);
+}
+
+/*
+ * What stands between this server and capping IOPS through
+ * walpressure.cgroup: NULL when nothing, else the problem, with its detail
+ * and the fix.  Sets *mode.
+ */
+char *
+wp_cgroup_problem(WpCgroupMode *mode, char **detail, char **hint)
+{
+	char	   *mount = NULL;
+	char	   *dir;
+	const char *limits;
+	const char *tasks;
+	int			rc;
+
+	*mode = wp_cgroup_mode();
+	*detail = *hint = NULL;
+	if (*mode == WP_CG_NONE)
+	{
+		*detail = "Neither /sys/fs/cgroup (cgroup v2) nor /sys/fs/cgroup/blkio (cgroup v1) is a cgroup file system.";
+		*hint = "Mount the cgroup file system; walpressure caps IOPS through cgroup v1 blkio or v2 io.";
+		return "no cgroup hierarchy with an IO controller is mounted";
+	}
+	if (!wp_cgroup_initialized)
+	{
+		rc = cgroup_init();
+		if (rc != 0)
+			return psprintf("libcgroup cannot use the cgroup hierarchy: %s", cgroup_strerror(rc));
+		wp_cgroup_initialized = true;
+	}
+	rc = cgroup_get_subsys_mount_point(wp_controller(*mode), &mount);
+	if (rc != 0 || mount == NULL)
+		return psprintf("the %s controller is not mounted: %s", wp_controller(*mode),
+						cgroup_strerror(rc));
+
+	dir = psprintf("%s/%s", mount, wp_cgroup_name);
+	free(mount);
+	limits = *mode == WP_CG_V2 ? "io.max" : "blkio.throttle.write_iops_device";
+	tasks = *mode == WP_CG_V2 ? "cgroup.procs" : "tasks";
+	if (access(dir, F_OK) != 0)
+	{
+		*hint = wp_cgcreate_hint(*mode);
+		return psprintf("cgroup %s:/%s does not exist", wp_controller(*mode), wp_cgroup_name);
+	}
+	if (access(psprintf("%s/%s", dir, limits), W_OK) != 0 ||
+		access(psprintf("%s/%s", dir, tasks), W_OK) != 0)
+	{
+		*detail = psprintf("The server cannot write %s/%s and %s/%s.", dir, limits, dir, tasks);
+		*hint = wp_cgcreate_hint(*mode);
+		return psprintf("cgroup %s:/%s is not delegated to this server's user",
+						wp_controller(*mode), wp_cgroup_name);
+	}
+	return NULL;
+}
+
+/*
+ * The cgroup mode, after checking that the cap can be set; ERROR with the
+ * fix otherwise.
+ */
+WpCgroupMode
+wp_cgroup_check(void)
+{
+	WpCgroupMode mode;
+	char	   *detail;
+	char	   *hint;
+	char	   *problem = wp_cgroup_problem(&mode, &detail, &hint);
+
+	if (problem != NULL)
+		ereport(ERROR,
+				(errcode(mode == WP_CG_NONE ? ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
+						 : ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("%s", problem),
+				 detail ? errdetail("%s", detail) : 0,
+				 hint ? errhint("%s", hint) : 0));
+	return mode;
+}
+
+/*
+ * Parse "MAJ:MIN" strictly.
+ */
+static bool
+wp_parse_device(const char *s, WpDevice *dev)
+{
+	unsigned	maj;
+	unsigned	min;
+	char		extra;
+
+	if (sscanf(s, "%u:%u%c", &maj, &min, &extra) != 2)
+		return false;
+	dev->major = maj;
+	dev->minor = min;
+	return true;
+}
+
+/*
+ * The whole disk of a block device: a partition's parent, found through
+ * /sys/dev/block/MAJ:MIN/partition and the parent directory's dev file.
+ */
+static WpDevice
+wp_whole_disk(WpDevice dev)
+{
+	char		path[MAXPGPATH];
+	char		real[PATH_MAX];
+	char		line[64];
+	FILE	   *f;
+	WpDevice	disk = dev;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", dev.major, dev.minor);
+	if (access(path, F_OK) != 0)
+		return dev;				/* not a partition */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", dev.major, dev.minor);
+	if (realpath(path, real) == NULL)
+		return dev;
+	snprintf(path, sizeof(path), "%s/../dev", real);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return dev;
+	if (fgets(line, sizeof(line), f) == NULL)
+		disk = dev;
+	else
+	{
+		pg_strip_crlf(line);
+		if (!wp_parse_device(line, &disk))
+			disk = dev;
+	}
+	fclose(f);
+	return disk;
+}
+
+/*
+ * The device to cap: `override` ("MAJ:MIN") if given, else the disk that
+ * holds pg_wal.  ERROR when it cannot be throttled.
+ */
+WpDevice
+wp_wal_device(const char *override)
+{
+	WpDevice	dev;
+	struct stat st;
+
+	if (override != NULL)
+	{
+		if (!wp_parse_device(override, &dev))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid device \"%s\"", override),
+					 errhint("Give the disk as MAJ:MIN, for example '8:0' (lsblk shows them).")));
+	}
+	else
+	{
+		char	   *wal = psprintf("%s/pg_wal", DataDir);
+
+		if (stat(wal, &st) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not stat \"%s\": %m", wal)));
+		dev.major = major(st.st_dev);
+		dev.minor = minor(st.st_dev);
+	}
+
+	if (dev.major == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s device %u:%u, which has no block device and cannot be throttled",
+						override ? "the cap cannot apply to" : "pg_wal is on",
+						dev.major, dev.minor),
+				 errdetail("Major number 0 means a file system such as tmpfs, overlay, btrfs or NFS."),
+				 errhint("Pass the disk underneath as device => 'MAJ:MIN' (lsblk shows them).")));
+	return wp_whole_disk(dev);
+}
+
+/*
+ * The disk of pg_wal, without an error: false when it has no block device.
+ */
+bool
+wp_wal_device_try(WpDevice *dev)
+{
+	struct stat st;
+
+	if (stat(psprintf("%s/pg_wal", DataDir), &st) != 0 || major(st.st_dev) == 0)
+		return false;
+	dev->major = major(st.st_dev);
+	dev->minor = minor(st.st_dev);
+	*dev = wp_whole_disk(*dev);
+	return true;
+}
+
+/*
+ * Set the device's limits in the cgroup; 0 removes a limit.
+ */
+void
+wp_cgroup_set_limits(WpCgroupMode mode, WpDevice dev, int64 write_iops, int64 read_iops)
+{
+	struct cgroup *cg = cgroup_new_cgroup(wp_cgroup_name);
+	struct cgroup_controller *ctl;
+	int			rc;
+
+	if (cg == NULL || (ctl = cgroup_add_controller(cg, wp_controller(mode))) == NULL)
+		elog(ERROR, "libcgroup: out of memory");
+	if (mode == WP_CG_V2)
+	{
+		char	   *w = write_iops > 0 ? psprintf(INT64_FORMAT, write_iops) : "max";
+		char	   *r = read_iops > 0 ? psprintf(INT64_FORMAT, read_iops) : "max";
+
+		rc = cgroup_set_value_string(ctl, "io.max",
+									 psprintf("%u:%u wiops=%s riops=%s", dev.major, dev.minor, w, r));
+	}
+	else
+	{
+		rc = cgroup_set_value_string(ctl, "blkio.throttle.write_iops_device",
+									 psprintf("%u:%u " INT64_FORMAT, dev.major, dev.minor, write_iops));
+		if (rc == 0)
+			rc = cgroup_set_value_string(ctl, "blkio.throttle.read_iops_device",
+										 psprintf("%u:%u " INT64_FORMAT, dev.major, dev.minor, read_iops));
+	}
+	if (rc == 0)
+		rc = cgroup_modify_cgroup(cg);
+	cgroup_free(&cg);
+	if (rc != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not set the IOPS limits of %u:%u in cgroup %s:/%s: %s",
+						dev.major, dev.minor, wp_controller(mode), wp_cgroup_name,
+						cgroup_strerror(rc))));
+}
+
+/*
+ * Read one line-oriented value of the cgroup into lines (NULL if none).
+ */
+static List *
+wp_cgroup_read_lines(WpCgroupMode mode, const char *name)
+{
+	void	   *handle = NULL;
+	char		buf[256];
+	List	   *lines = NIL;
+	int			rc = cgroup_read_value_begin(wp_controller(mode), wp_cgroup_name,
+											 (char *) name, &handle, buf, sizeof(buf));
+
+	while (rc == 0)
+	{
+		pg_strip_crlf(buf);
+		if (buf[0] != '\0')
+			lines = lappend(lines, pstrdup(buf));
+		rc = cgroup_read_value_next(&handle, buf, sizeof(buf));
+	}
+	if (handle)
+		cgroup_read_value_end(&handle);
+	return lines;
+}
+
+/*
+ * The limits set for `dev` in the cgroup (0: none).
+ */
+void
+wp_cgroup_get_limits(WpCgroupMode mode, WpDevice dev, int64 *write_iops, int64 *read_iops)
+{
+	ListCell   *lc;
+
+	*write_iops = *read_iops = 0;
+	if (mode == WP_CG_V2)
+	{
+		foreach(lc, wp_cgroup_read_lines(mode, "io.max"))
+		{
+			WpDevice	d;
+			char	   *line = lfirst(lc);
+			char	   *sp = strchr(line, ' ');
+			char	   *w;
+			char	   *r;
+
+			if (sp == NULL)
+				continue;
+			*sp = '\0';
+			if (!wp_parse_device(line, &d) || d.major != dev.major || d.minor != dev.minor)
+				continue;
+			if ((w = strstr(sp + 1, "wiops=")) != NULL && strncmp(w + 6, "max", 3) != 0)
+				*write_iops = strtoll(w + 6, NULL, 10);
+			if ((r = strstr(sp + 1, "riops=")) != NULL && strncmp(r + 6, "max", 3) != 0)
+				*read_iops = strtoll(r + 6, NULL, 10);
+		}
+		return;
+	}
+	for (int which = 0; which < 2; which++)
+	{
+		foreach(lc, wp_cgroup_read_lines(mode, which == 0 ? "blkio.throttle.write_iops_device"
+										 : "blkio.throttle.read_iops_device"))
+		{
+			unsigned	maj;
+			unsigned	min;
+			long long	v;
+
+			if (sscanf(lfirst(lc), "%u:%u %lld", &maj, &min, &v) == 3 &&
+				maj == dev.major && min == dev.minor)
+				*(which == 0 ? write_iops : read_iops) = v;
+		}
+	}
+}
+
+/*
+ * Is process `pid` in the cgroup?  From /proc/PID/cgroup.
+ */
+static bool
+wp_pid_in_cgroup(WpCgroupMode mode, pid_t pid)
+{
+	char		path[64];
+	char		line[1024];
+	FILE	   *f;
+	bool		found = false;
+	char	   *want = mode == WP_CG_V2 ? psprintf("0::/%s", wp_cgroup_name)
+		: psprintf(":blkio:/%s", wp_cgroup_name);
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int) pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+	{
+		pg_strip_crlf(line);
+		found = strstr(line, want) != NULL &&
+			strcmp(strstr(line, want), want) == 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * The server's processes: the postmaster and its children.
+ */
+List *
+wp_server_pids(void)
+{
+	List	   *pids = list_make1_int(PostmasterPid);
+	DIR		   *proc = AllocateDir("/proc");
+	struct dirent *de;
+
+	while ((de = ReadDir(proc, "/proc")) != NULL)
+	{
+		char		path[64];
+		char		stat[512];
+		FILE	   *f;
+		char	   *close;
+		int			ppid;
+
+		if (!isdigit((unsigned char) de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(stat, sizeof(stat), f) != NULL &&
+			(close = strrchr(stat, ')')) != NULL &&
+			sscanf(close + 2, "%*c %d", &ppid) == 1 && ppid == PostmasterPid)
+			pids = lappend_int(pids, atoi(de->d_name));
+		fclose(f);
+	}
+	FreeDir(proc);
+	return pids;
+}
+
+/*
+ * Move every server process into the cgroup (the postmaster first, so the
+ * processes it starts from now on are born there).  Returns how many are in.
+ */
+int
+wp_cgroup_enroll(WpCgroupMode mode)
+{
+	struct cgroup *cg = cgroup_new_cgroup(wp_cgroup_name);
+	int			in = 0;
+	ListCell   *lc;
+
+	if (cg == NULL || cgroup_add_controller(cg, wp_controller(mode)) == NULL)
+		elog(ERROR, "libcgroup: out of memory");
+	foreach(lc, wp_server_pids())
+	{
+		pid_t		pid = lfirst_int(lc);
+		int			rc;
+
+		if (wp_pid_in_cgroup(mode, pid))
+		{
+			in++;
+			continue;
+		}
+		rc = cgroup_attach_task_pid(cg, pid);
+		if (rc == 0)
+			in++;
+		else if (pid == PostmasterPid)
+		{
+			cgroup_free(&cg);
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("could not move the postmaster (pid %d) into cgroup %s:/%s: %s",
+							(int) pid, wp_controller(mode), wp_cgroup_name, cgroup_strerror(rc)),
+					 errhint("%s", wp_cgcreate_hint(mode))));
+		}
+		/* else: a child that exited meanwhile */
+	}
+	cgroup_free(&cg);
+	return in;
+}
+
+/*
+ * Is this process in the cgroup?
+ */
+bool
+wp_cgroup_self_enrolled(WpCgroupMode mode)
+{
+	return wp_pid_in_cgroup(mode, MyProcPid);
+}
+
+/*
+ * How many server processes are in the cgroup, of how many.
+ */
+void
+wp_cgroup_enrolled(WpCgroupMode mode, int *in, int *total)
+{
+	ListCell   *lc;
+
+	*in = *total = 0;
+	foreach(lc, wp_server_pids())
+	{
+		(*total)++;
+		if (wp_pid_in_cgroup(mode, lfirst_int(lc)))
+			(*in)++;
+	}
+}
+
+/*
+ * IOs the cgroup's processes issued to `dev` (cumulative).  False if the
+ * cgroup has no counters for it.
+ */
+bool
+wp_cgroup_ios(WpCgroupMode mode, WpDevice dev, uint64 *reads, uint64 *writes)
+{
+	ListCell   *lc;
+	bool		found = false;
+
+	*reads = *writes = 0;
+	foreach(lc, wp_cgroup_read_lines(mode, mode == WP_CG_V2 ? "io.stat"
+									 : "blkio.throttle.io_serviced"))
+	{
+		char	   *line = lfirst(lc);
+		unsigned	maj;
+		unsigned	min;
+		char		op[16];
+		unsigned long long v;
+
+		if (mode == WP_CG_V2)
+		{
+			char	   *p;
+
+			if (sscanf(line, "%u:%u", &maj, &min) != 2 || maj != dev.major || min != dev.minor)
+				continue;
+			if ((p = strstr(line, "rios=")) != NULL)
+				*reads = strtoull(p + 5, NULL, 10);
+			if ((p = strstr(line, "wios=")) != NULL)
+				*writes = strtoull(p + 5, NULL, 10);
+			found = true;
+		}
+		else if (sscanf(line, "%u:%u %15s %llu", &maj, &min, op, &v) == 4 &&
+				 maj == dev.major && min == dev.minor)
+		{
+			if (strcmp(op, "Read") == 0)
+				*reads = v;
+			else if (strcmp(op, "Write") == 0)
+				*writes = v;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/*
+ * Reads and writes completed by `dev`, all processes (/proc/diskstats).
+ */
+bool
+wp_diskstats_ios(WpDevice dev, uint64 *reads, uint64 *writes)
+{
+	FILE	   *f = fopen("/proc/diskstats", "r");
+	char		line[512];
+	bool		found = false;
+
+	*reads = *writes = 0;
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+	{
+		unsigned	maj;
+		unsigned	min;
+		unsigned long long r;
+		unsigned long long w;
+
+		if (sscanf(line, "%u %u %*s %llu %*u %*u %*u %llu", &maj, &min, &r, &w) == 4 &&
+			maj == dev.major && min == dev.minor)
+		{
+			*reads = r;
+			*writes = w;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}

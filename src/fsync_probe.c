@@ -1,0 +1,158 @@
+/*-------------------------------------------------------------------------
+ *
+ * fsync_probe.c
+ *		walpressure.probe_fsync(): what one WAL flush costs on this disk, now,
+ *		under the current cap.
+ *
+ * The same test as pg_test_fsync's fdatasync line: a 16MB file in pg_wal,
+ * written once and synced, then one block written at its start and
+ * fdatasync()ed, again and again, each operation timed.  It runs in the
+ * calling backend, so under a cap set by set_iops_cap it is throttled like
+ * the server's own WAL flushes.  The inverse of its latency is the commit
+ * budget: the most commits per second a lone backend can make durable.
+ *
+ * IDENTIFICATION
+ *	  src/fsync_probe.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "fmgr.h"
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "walpressure.h"
+
+PG_FUNCTION_INFO_V1(wp_probe_fsync);
+
+#define WP_PROBE_FILE_SIZE	(16 * 1024 * 1024)
+
+/*
+ * Write the whole file once and sync it, so the loop rewrites allocated
+ * blocks as WAL flushes do.
+ */
+static void
+wp_probe_prepare(int fd, const char *path)
+{
+	char	   *zeros = palloc0(1024 * 1024);
+
+	for (int i = 0; i < WP_PROBE_FILE_SIZE / (1024 * 1024); i++)
+		if (write(fd, zeros, 1024 * 1024) != 1024 * 1024)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not write file \"%s\": %m", path)));
+	if (pg_fsync(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not fsync file \"%s\": %m", path)));
+	pfree(zeros);
+}
+
+/*
+ * probe_fsync(duration interval, block_size int): ops, ops/s, latency
+ * avg/p50/p99 in ms, commit budget per second.
+ */
+Datum
+wp_probe_fsync(PG_FUNCTION_ARGS)
+{
+	Interval   *duration = PG_GETARG_INTERVAL_P(0);
+	int32		block_size = PG_GETARG_INT32(1);
+	int64		duration_us;
+	char	   *path;
+	char	   *buf;
+	int			fd;
+	WpHistSnap *hist = palloc0(sizeof(WpHistSnap));
+	uint64		ops = 0;
+	double		total_us = 0;
+	instr_time	start;
+	instr_time	now;
+	TupleDesc	desc;
+	Datum		values[7];
+	bool		nulls[7] = {0};
+
+	wp_require_preload();
+	duration_us = duration->time + (duration->day + (int64) duration->month * DAYS_PER_MONTH) * USECS_PER_DAY;
+	if (duration_us <= 0 || duration_us > 3600 * USECS_PER_SEC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be between 0 and 1 hour")));
+	if (block_size < 512 || block_size > 1024 * 1024 || block_size % 512 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size must be a multiple of 512 bytes, from 512 bytes to 1MB")));
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	path = psprintf("%s/pg_wal/walpressure_fsync_probe.%d", DataDir, MyProcPid);
+	fd = OpenTransientFile(path, O_RDWR | O_CREAT | O_TRUNC | PG_BINARY);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create file \"%s\": %m", path)));
+
+	PG_TRY();
+	{
+		wp_probe_prepare(fd, path);
+		buf = palloc(block_size);
+		memset(buf, 0x5a, block_size);
+
+		INSTR_TIME_SET_CURRENT(start);
+		for (;;)
+		{
+			instr_time	op_start;
+			instr_time	op;
+			uint64		us;
+
+			CHECK_FOR_INTERRUPTS();
+			INSTR_TIME_SET_CURRENT(op_start);
+			if (pg_pwrite(fd, buf, block_size, 0) != block_size)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not write file \"%s\": %m", path)));
+			if (fdatasync(fd) != 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not fdatasync file \"%s\": %m", path)));
+			INSTR_TIME_SET_CURRENT(now);
+			op = now;
+			INSTR_TIME_SUBTRACT(op, op_start);
+			us = INSTR_TIME_GET_MICROSEC(op);
+			hist->bucket[wp_hist_bucket(us)]++;
+			total_us += us;
+			ops++;
+
+			INSTR_TIME_SUBTRACT(now, start);
+			if ((int64) INSTR_TIME_GET_MICROSEC(now) >= duration_us)
+				break;
+		}
+	}
+	PG_FINALLY();
+	{
+		CloseTransientFile(fd);
+		unlink(path);
+	}
+	PG_END_TRY();
+
+	{
+		double		seconds = INSTR_TIME_GET_DOUBLE(now);
+		double		avg_ms = total_us / ops / 1000.0;
+
+		values[0] = Int64GetDatum((int64) ops);
+		values[1] = Float8GetDatum(seconds);
+		values[2] = Float8GetDatum(ops / seconds);
+		values[3] = Float8GetDatum(avg_ms);
+		values[4] = Float8GetDatum(wp_hist_percentile(hist, 0.50) / 1000.0);
+		values[5] = Float8GetDatum(wp_hist_percentile(hist, 0.99) / 1000.0);
+		values[6] = Float8GetDatum(1000.0 / avg_ms);
+	}
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}

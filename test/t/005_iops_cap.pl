@@ -1,0 +1,192 @@
+# The disk cap with a real cgroup (test/run delegates blkio:/walpressure to
+# the postgres user, and creates blkio:/walpressure_nodeleg without doing so).
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('cap');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+fsync = on
+max_worker_processes = 16
+shared_buffers = 512MB
+restart_after_crash = on
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+my $pgdata = $node->data_dir;
+
+sub cap_state
+{
+	return $node->safe_psql('postgres', q{
+SELECT coalesce(write_iops::text, 'none') || ' ' || processes_enrolled || '/' || server_processes
+FROM walpressure.iops_cap});
+}
+
+# pg_test_fsync's fdatasync line on pg_wal's file system, optionally in the cgroup
+sub pg_test_fsync
+{
+	my @prefix = @_;
+	my ($out, $err) = run_command([ @prefix, 'pg_test_fsync', '-s', '1', '-f', "$pgdata/pg_wal/pg_test_fsync.tmp" ]);
+	my ($ops) = $out =~ /^\s+fdatasync\s+([\d.]+) ops\/sec/m;
+	die "no fdatasync line in pg_test_fsync output:\n$out$err" unless defined $ops;
+	return $ops;
+}
+
+sub probe_fsync
+{
+	return $node->safe_psql('postgres',
+		q{SELECT round(ops_per_s) FROM walpressure.probe_fsync('2 s')});
+}
+
+# A noisy disk: interleave three runs of each and compare the medians.
+sub compare_fsync
+{
+	my @prefix = @_;
+	my (@ref, @probe);
+	for (1 .. 3)
+	{
+		push @ref, pg_test_fsync(@prefix);
+		push @probe, probe_fsync();
+	}
+	@ref = sort { $a <=> $b } @ref;
+	@probe = sort { $a <=> $b } @probe;
+	note "pg_test_fsync @ref; probe_fsync @probe";
+	return ($ref[1], $probe[1]);
+}
+
+like($node->safe_psql('postgres', 'SELECT mode FROM walpressure.iops_cap'), qr/v1/,
+	'cgroup v1 blkio detected');
+like(cap_state(), qr{^none 0/\d+$}, 'no cap, no process enrolled');
+
+# probe_fsync against pg_test_fsync, uncapped
+my ($reference, $probe) = compare_fsync();
+note "uncapped: pg_test_fsync $reference ops/s, probe_fsync $probe ops/s";
+cmp_ok(abs($probe - $reference) / $reference, '<', 0.25,
+	"probe_fsync within 25% of pg_test_fsync uncapped ($probe vs $reference)");
+
+# a 500 write IOPS cap: an fdatasync is two IOs (the data, the flush)
+$node->safe_psql('postgres', 'SELECT walpressure.set_iops_cap(500)');
+like(cap_state(), qr{^500 (\d+)/\1$}, 'capped at 500, every server process enrolled');
+($reference, $probe) = compare_fsync('cgexec', '-g', 'blkio:walpressure');
+note "at 500 IOPS: pg_test_fsync $reference ops/s, probe_fsync $probe ops/s";
+cmp_ok(abs($probe - $reference) / $reference, '<', 0.25,
+	"probe_fsync within 25% of pg_test_fsync at 500 IOPS ($probe vs $reference)");
+cmp_ok($probe, '>', 250 * 0.75, 'about 250 fdatasyncs a second at 500 IOPS (low side)');
+cmp_ok($probe, '<', 250 * 1.25, 'about 250 fdatasyncs a second at 500 IOPS (high side)');
+
+# what a cap set by set_iops_cap does across a restart: the limit stays in
+# the cgroup, but the restarted server's processes are outside it
+$node->restart;
+like(cap_state(), qr{^500 0/\d+$}, 'after a restart the limit is there, no process is under it');
+$node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');
+like(cap_state(), qr{^none 0/}, 'clear_iops_cap removes the limit');
+
+# a sweep under a 1000 write IOPS cap, as seed 000: simple-update, 10 clients
+$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(10)');
+my $id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 10,
+                             duration => '10 s', warmup => '3 s', iops_cap => 1000)});
+my ($iops0, $tps0, $tps1000, $cpf0, $cpf1000) = split /\|/, $node->safe_psql('postgres', qq{
+SELECT (SELECT write_iops FROM walpressure.steps WHERE sweep_id = $id AND value = '0'),
+       (SELECT tps FROM walpressure.steps WHERE sweep_id = $id AND value = '0'),
+       (SELECT tps FROM walpressure.steps WHERE sweep_id = $id AND value = '1000'),
+       (SELECT commits_per_fsync FROM walpressure.steps WHERE sweep_id = $id AND value = '0'),
+       (SELECT commits_per_fsync FROM walpressure.steps WHERE sweep_id = $id AND value = '1000')});
+note "1000 IOPS cap: commit_delay 0: $tps0 tps at $iops0 write IOPS, $cpf0 commits/fsync; "
+  . "commit_delay 1000: $tps1000 tps, $cpf1000 commits/fsync";
+cmp_ok(abs($iops0 - 1000), '<=', 100, "commit_delay 0 writes at the cap: $iops0 IOPS within 10% of 1000");
+# The disk does ~500 fsyncs a second at 1000 IOPS; commit_delay makes each
+# carry more commits.  In-server clients have no round trips, so without the
+# delay about half of them are already queued at each flush (~4.6 commits
+# per fsync, pgbench's starved clients here: ~2.2): with 10 clients the
+# delay can at most fill the flush with all 10, a ceiling near 10/4.6 =
+# 2.2x, where pgbench shows 2.3-3x and the seed article 1.74x.
+cmp_ok($cpf1000 / $cpf0, '>=', 1.8, 'commit_delay 1000 nearly doubles the commits per fsync');
+cmp_ok($tps1000 / $tps0, '>=', 1.5, 'commit_delay 1000 gives at least 1.5x the tps of 0');
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(iops_cap::text, ' ' ORDER BY step) FROM walpressure.steps WHERE sweep_id = $id}),
+	'1000 1000', 'the steps record their cap');
+like(cap_state(), qr{^none }, 'the sweep\'s cap is gone when it ends');
+is($node->safe_psql('postgres', q{
+SELECT count(*) > 0 FROM walpressure.samples WHERE write_iops BETWEEN 800 AND 1100}),
+	't', 'the sampler saw the capped write IOPS');
+
+# iops_cap as the swept parameter
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('iops_cap', ARRAY['300', '600'], clients => 4,
+                             duration => '4 s', warmup => '1 s', prewarm => false)});
+my ($w300, $w600) = split /\|/, $node->safe_psql('postgres', qq{
+SELECT (SELECT write_iops FROM walpressure.steps WHERE sweep_id = $id AND value = '300'),
+       (SELECT write_iops FROM walpressure.steps WHERE sweep_id = $id AND value = '600')});
+cmp_ok($w300, '<=', 330, "iops_cap 300 holds writes to the cap ($w300)");
+cmp_ok($w600, '>', $w300 * 1.5, "iops_cap 600 lets more through ($w600)");
+like(cap_state(), qr{^none }, 'no cap left after the iops_cap sweep');
+
+# kill -9 in the middle of a capped sweep: after the restart, no cap is left
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0', '0'], clients => 4,
+                             duration => '3 s', warmup => '0 s', iops_cap => 700,
+                             prewarm => false, wait => false)});
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+like(cap_state(), qr{^700 }, 'the sweep holds a 700 IOPS cap');
+my $client = $node->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure client' LIMIT 1});
+my $offset = -s $node->logfile;
+kill 'KILL', $client;
+ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $offset),
+	'kill -9: the server crash-restarts');
+ok($node->poll_query_until('postgres',
+	qq{SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'the capped sweep reads aborted');
+ok($node->poll_query_until('postgres', q{SELECT write_iops IS NULL FROM walpressure.iops_cap}),
+	'no cap left on the device after the crash');
+
+# the cgroup's own errors: each clear, nothing changed
+my ($ret, $out, $err);
+$node->safe_psql('postgres', q{ALTER SYSTEM SET walpressure.cgroup = 'walpressure_missing'; SELECT pg_reload_conf()});
+$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure_missing'});
+($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
+like($err, qr/cgroup blkio:\/walpressure_missing does not exist/, 'a missing cgroup');
+like($err, qr/HINT:  As root, once: cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/walpressure_missing/,
+	'the hint gives the cgcreate command');
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, iops_cap => 100)});
+like($err, qr/does not exist/, 'run_sweep with a cap checks the cgroup before anything starts');
+
+$node->safe_psql('postgres', q{ALTER SYSTEM SET walpressure.cgroup = 'walpressure_nodeleg'; SELECT pg_reload_conf()});
+$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure_nodeleg'});
+($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
+like($err, qr/cgroup blkio:\/walpressure_nodeleg is not delegated to this server's user/,
+	'a cgroup not delegated');
+like($err, qr/cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/walpressure_nodeleg/,
+	'the hint gives the cgcreate command');
+like($node->safe_psql('postgres', 'SELECT problem FROM walpressure.iops_cap'),
+	qr/not delegated/, 'the iops_cap view says what is wrong');
+$node->safe_psql('postgres', q{ALTER SYSTEM RESET walpressure.cgroup; SELECT pg_reload_conf()});
+
+is($node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.sweeps
+WHERE iops_cap = 100}), '0', 'the refused sweeps recorded nothing');
+$node->stop;
+
+# no cgroup file system at all (the hierarchy's location pointed elsewhere)
+my $bare = PostgreSQL::Test::Cluster->new('nocgroup');
+$bare->init;
+$bare->append_conf('postgresql.conf', "shared_preload_libraries = 'walpressure'");
+{
+	local $ENV{WALPRESSURE_CGROUP_FS} = PostgreSQL::Test::Utils::tempdir;
+	$bare->start;
+}
+$bare->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+($ret, $out, $err) = $bare->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
+like($err, qr/no cgroup hierarchy with an IO controller is mounted/, 'no cgroup hierarchy');
+is($bare->safe_psql('postgres', 'SELECT mode FROM walpressure.iops_cap'), 'none',
+	'the view says none');
+$bare->stop;
+
+done_testing();
