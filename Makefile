@@ -18,6 +18,7 @@ OBJS = \
 	src/client.o \
 	src/init_pgbench.o \
 	src/cgroup.o \
+	src/worker.o \
 	src/fsync_probe.o
 
 SHLIB_LINK = -lcgroup

@@ -306,12 +306,8 @@ wp_client_main(Datum main_arg)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
+		ErrorData  *edata = wp_catch_error(client_context);
 
-		MemoryContextSwitchTo(client_context);
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
 		wp_client_fail(&cl, edata->message);
 		failed = true;
 	}
@@ -358,12 +354,7 @@ wp_client_main(Datum main_arg)
 		}
 		PG_CATCH();
 		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(client_context);
-			edata = CopyErrorData();
-			FlushErrorState();
-			AbortCurrentTransaction();
+			ErrorData  *edata = wp_catch_error(client_context);
 
 			if (edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 				edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED)

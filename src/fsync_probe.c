@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "fmgr.h"
@@ -33,6 +34,13 @@
 #include "walpressure.h"
 
 PG_FUNCTION_INFO_V1(wp_probe_fsync);
+
+/* Round for psql: figures of a noisy disk carry no more digits than this. */
+static inline double
+wp_round(double v, double unit)
+{
+	return rint(v / unit) * unit;
+}
 
 #define WP_PROBE_FILE_SIZE	(16 * 1024 * 1024)
 
@@ -147,12 +155,12 @@ wp_probe_fsync(PG_FUNCTION_ARGS)
 		double		avg_ms = total_us / ops / 1000.0;
 
 		values[0] = Int64GetDatum((int64) ops);
-		values[1] = Float8GetDatum(seconds);
-		values[2] = Float8GetDatum(ops / seconds);
-		values[3] = Float8GetDatum(avg_ms);
-		values[4] = Float8GetDatum(wp_hist_percentile(hist, 0.50) / 1000.0);
-		values[5] = Float8GetDatum(wp_hist_percentile(hist, 0.99) / 1000.0);
-		values[6] = Float8GetDatum(1000.0 / avg_ms);
+		values[1] = Float8GetDatum(wp_round(seconds, 0.001));
+		values[2] = Float8GetDatum(wp_round(ops / seconds, 0.1));
+		values[3] = Float8GetDatum(wp_round(avg_ms, 0.001));
+		values[4] = Float8GetDatum(wp_round(wp_hist_percentile(hist, 0.50) / 1000.0, 0.001));
+		values[5] = Float8GetDatum(wp_round(wp_hist_percentile(hist, 0.99) / 1000.0, 0.001));
+		values[6] = Float8GetDatum(wp_round(1000.0 / avg_ms, 0.1));
 	}
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

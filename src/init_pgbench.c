@@ -196,10 +196,7 @@ wp_init_pgbench_main(Datum main_arg)
 		ErrorData  *edata;
 
 		EmitErrorReport();
-		MemoryContextSwitchTo(TopMemoryContext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
+		edata = wp_catch_error(TopMemoryContext);
 		status = "failed";
 		error = edata->message;
 	}

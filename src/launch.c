@@ -180,15 +180,7 @@ wp_start_worker(uint64 seq, const char *function, const char *name)
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strcpy(worker.bgw_library_name, "walpressure");
-	strlcpy(worker.bgw_function_name, function, BGW_MAXLEN);
-	strlcpy(worker.bgw_name, name, BGW_MAXLEN);
-	strlcpy(worker.bgw_type, name, BGW_MAXLEN);
-	worker.bgw_notify_pid = MyProcPid;
+	wp_dynamic_worker(&worker, function, name);
 
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 	{

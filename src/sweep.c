@@ -288,15 +288,9 @@ wp_sweep_state_file_check(void)
 	if (!idle)
 		return;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	strcpy(worker.bgw_library_name, "walpressure");
-	strcpy(worker.bgw_function_name, "wp_recovery_main");
-	strcpy(worker.bgw_name, "walpressure recovery");
-	strcpy(worker.bgw_type, "walpressure recovery");
+	wp_dynamic_worker(&worker, "wp_recovery_main", "walpressure recovery");
 	worker.bgw_main_arg = ObjectIdGetDatum(dboid);
+	worker.bgw_notify_pid = 0;	/* nobody waits for it */
 	if (!RegisterDynamicBackgroundWorker(&worker, NULL))
 		ereport(LOG,
 				(errmsg("walpressure could not start the worker that closes sweep " INT64_FORMAT,
@@ -678,16 +672,9 @@ wp_clients_start(int n)
 		BackgroundWorker worker;
 		pid_t		pid;
 
-		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-		worker.bgw_restart_time = BGW_NEVER_RESTART;
-		strcpy(worker.bgw_library_name, "walpressure");
-		strcpy(worker.bgw_function_name, "wp_client_main");
+		wp_dynamic_worker(&worker, "wp_client_main", "walpressure client");
 		snprintf(worker.bgw_name, BGW_MAXLEN, "walpressure client %d", i + 1);
-		strcpy(worker.bgw_type, "walpressure client");
 		worker.bgw_main_arg = Int32GetDatum(i);
-		worker.bgw_notify_pid = MyProcPid;
 
 		if (!RegisterDynamicBackgroundWorker(&worker, &wp_client_handles[i]))
 			ereport(ERROR,
@@ -1262,11 +1249,8 @@ wp_coordinator_main(Datum main_arg)
 	{
 		ErrorData  *edata;
 
-		MemoryContextSwitchTo(cxt);
 		EmitErrorReport();
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
+		edata = wp_catch_error(cxt);
 		status = "failed";
 		error = edata->message;
 	}

@@ -334,6 +334,13 @@ extern bool wp_cgroup_self_enrolled(WpCgroupMode mode);
 extern bool wp_cgroup_ios(WpCgroupMode mode, WpDevice dev, uint64 *reads, uint64 *writes);
 extern bool wp_diskstats_ios(WpDevice dev, uint64 *reads, uint64 *writes);
 
+/* ---------- worker.c ---------- */
+
+struct BackgroundWorker;
+extern void wp_dynamic_worker(struct BackgroundWorker *worker, const char *function,
+							  const char *name);
+extern ErrorData *wp_catch_error(MemoryContext cxt);
+
 /* ---------- sampler.c ---------- */
 
 extern void wp_sampler_register(void);

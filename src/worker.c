@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.c
+ *		What walpressure's dynamic background workers share: how one is
+ *		described for registration, and how a worker recovers from an error
+ *		in its loop.
+ *
+ * IDENTIFICATION
+ *	  src/worker.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "miscadmin.h"
+#include "postmaster/bgworker.h"
+
+#include "walpressure.h"
+
+/*
+ * Describe a dynamic worker of ours: connected to a database, started once
+ * recovery is over, never restarted, reporting to the registering process.
+ */
+void
+wp_dynamic_worker(BackgroundWorker *worker, const char *function, const char *name)
+{
+	memset(worker, 0, sizeof(BackgroundWorker));
+	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker->bgw_restart_time = BGW_NEVER_RESTART;
+	strcpy(worker->bgw_library_name, "walpressure");
+	strlcpy(worker->bgw_function_name, function, BGW_MAXLEN);
+	strlcpy(worker->bgw_name, name, BGW_MAXLEN);
+	strlcpy(worker->bgw_type, name, BGW_MAXLEN);
+	worker->bgw_notify_pid = MyProcPid;
+}
+
+/*
+ * In a worker's PG_CATCH: take the error (copied into `cxt`), and leave the
+ * failed transaction, so the worker can go on or report it.
+ */
+ErrorData *
+wp_catch_error(MemoryContext cxt)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	FlushErrorState();
+	AbortCurrentTransaction();
+	return edata;
+}
