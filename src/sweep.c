@@ -1238,7 +1238,8 @@ wp_coordinator_main(Datum main_arg)
 				wp_wake_launcher();
 			}
 		}
-		if (wp_cancelled())
+		/* a cancel that came after the last step changes nothing */
+		if (wp_cancelled() && (int) pg_atomic_read_u32(&wp_sweep->steps_done) < total)
 		{
 			status = "cancelled";
 			if (wp_terminated)
