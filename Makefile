@@ -13,6 +13,7 @@ OBJS = \
 	src/probe.o \
 	src/sampler.o \
 	src/sqlfuncs.o \
+	src/server_settings.o \
 	src/launch.o \
 	src/sweep.o \
 	src/client.o \
@@ -26,7 +27,7 @@ SHLIB_LINK = -lcgroup
 DATA = sql/walpressure--0.1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src
 
-REGRESS = live samples privileges sweep_errors iops_cap
+REGRESS = live samples privileges sweep_errors iops_cap statistics
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.

@@ -29,6 +29,17 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"commit_d
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"shared_buffers": "1GB"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"commit_siblings": -1}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"batch_size": 0}');
+-- the client round trip
+SELECT walpressure.run_sweep('round_trip_us', ARRAY['0', '-5']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": "1 ms"}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": 2000000}');
+-- server-wide settings: restart-only ones, data loss without acknowledgement, bad values
+SELECT walpressure.run_sweep('wal_buffers', ARRAY['16MB', '64MB']);
+SELECT walpressure.run_sweep('fsync', ARRAY['on', 'off']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"full_page_writes": "off"}');
+SELECT walpressure.run_sweep('checkpoint_timeout', ARRAY['5min', '10 parsecs']);
+SELECT walpressure.run_sweep('wal_sync_method', ARRAY['fdatasync', 'carrier_pigeon']);
+SELECT walpressure.run_sweep('fsync', ARRAY['off'], accept_data_loss => NULL);
 
 -- the load: clients, worker slots, time, repeats
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 0);
@@ -76,7 +87,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool),
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool),
     walpressure._launch_sweep(text, bool), walpressure._check_setting(text, text),
     walpressure._free_worker_slots() TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;

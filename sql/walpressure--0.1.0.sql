@@ -168,7 +168,10 @@ CREATE TABLE sweeps (
     steps_total int NOT NULL,
     steps_done int NOT NULL DEFAULT 0,
     error text,
+    accept_data_loss bool NOT NULL DEFAULT false,
     server_settings jsonb,
+    server_originals jsonb,
+    server_settings_restored text,
     server_version text NOT NULL DEFAULT current_setting('server_version'),
     walpressure_version text,
     started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
@@ -177,6 +180,10 @@ CREATE TABLE sweeps (
 
 COMMENT ON TABLE sweeps IS
 'One row per run_sweep call: its arguments, the server settings at its start, status and progress';
+COMMENT ON COLUMN sweeps.server_originals IS
+'the server-wide settings the sweep changed, as they were before its first change, and whether postgresql.auto.conf set them';
+COMMENT ON COLUMN sweeps.server_settings_restored IS
+'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
 
 CREATE TABLE steps (
     sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,
@@ -186,6 +193,7 @@ CREATE TABLE steps (
     repeat int NOT NULL,
     clients int NOT NULL,
     batch_size int,
+    round_trip_us int NOT NULL,
     started_at timestamptz NOT NULL,
     seconds float8 NOT NULL,
     transactions bigint NOT NULL,
@@ -216,14 +224,25 @@ CREATE TABLE steps (
     iops_cap int,
     read_iops float8,
     write_iops float8,
+    checkpoint_write_ms float8 NOT NULL,
+    checkpoint_sync_ms float8 NOT NULL,
+    data_loss text,
     PRIMARY KEY (sweep_id, step)
 );
 
 COMMENT ON TABLE steps IS
 'One row per value x repeat of a sweep: the measured window''s figures';
+COMMENT ON COLUMN steps.round_trip_us IS
+'the emulated client round trip each client waited before each statement (BEGIN, queries, COMMIT)';
 COMMENT ON COLUMN steps.seconds IS 'length of the measured window (tps and latency cover it)';
 COMMENT ON COLUMN steps.write_iops IS
 'writes per second to the pg_wal disk over the window: the cgroup''s counters under a cap, /proc/diskstats (the whole disk) otherwise';
+COMMENT ON COLUMN steps.checkpoint_write_ms IS
+'time the checkpoints completed in the window spent writing buffers (pg_stat_bgwriter.checkpoint_write_time)';
+COMMENT ON COLUMN steps.checkpoint_sync_ms IS
+'time the checkpoints completed in the window spent in fsync (pg_stat_bgwriter.checkpoint_sync_time)';
+COMMENT ON COLUMN steps.data_loss IS
+'the step''s settings that can lose data in a crash: fsync=off, full_page_writes=off (corruption), synchronous_commit=off (the last commits); NULL: none';
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 
@@ -249,42 +268,99 @@ SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('steps', '');
 SELECT pg_catalog.pg_extension_config_dump('step_samples', '');
 
+-- The 97.5% quantile of Student's t with df degrees of freedom: the factor of
+-- a 95% confidence interval of a mean.  Exact to three decimals up to 30,
+-- then the Cornish-Fisher expansion (error under 0.001).
+CREATE FUNCTION _t975(df float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE
+    WHEN df < 1 THEN NULL
+    WHEN df <= 30 THEN (ARRAY[12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                              2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                              2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042])[floor(df)::int]
+    ELSE 1.959964 + 2.37224 / df + 2.82217 / (df * df)
+END;
+
 CREATE VIEW results AS
-WITH per_value AS (
+WITH seconds AS (
+    -- each step's per-second samples
+    SELECT sweep_id, step, count(*) AS n,
+           stddev_samp(tps) AS tps_sd,
+           avg(latency_p99_ms) AS p99, stddev_samp(latency_p99_ms) AS p99_sd,
+           count(latency_p99_ms) AS p99_n
+    FROM step_samples
+    GROUP BY sweep_id, step
+), per_value AS (
     SELECT st.sweep_id, st.value_pos, st.value,
            count(*) AS repeats,
            avg(st.tps) AS tps,
+           stddev_samp(st.tps) AS tps_sd_repeats,
+           sqrt(avg(se.tps_sd * se.tps_sd)) AS tps_sd_seconds,
+           max(se.n) AS seconds_n,
            avg(st.rows_per_s) AS rows_per_s,
            avg(st.latency_avg_ms) AS latency_avg_ms,
            avg(st.latency_stddev_ms) AS latency_stddev_ms,
            avg(st.latency_p50_ms) AS latency_p50_ms,
            avg(st.latency_p95_ms) AS latency_p95_ms,
            avg(st.latency_p99_ms) AS latency_p99_ms,
+           stddev_samp(st.latency_p99_ms) AS p99_sd_repeats,
+           max(se.p99_sd) AS p99_sd_seconds,
+           max(se.p99_n) AS p99_seconds_n,
            sum(st.commits)::float8 / nullif(sum(st.wal_fsyncs), 0) AS commits_per_fsync,
            avg(st.wal_fsyncs_per_s) AS wal_fsyncs_per_s,
            avg(st.fsync_avg_ms) AS fsync_avg_ms,
            sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
            100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
-           sum(st.checkpoints_timed + st.checkpoints_requested) AS checkpoints,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           sum(st.checkpoints_timed) AS checkpoints_timed,
+           sum(st.checkpoints_requested) AS checkpoints_requested,
+           sum(st.checkpoint_write_ms) / 1000.0 AS checkpoint_write_s,
+           sum(st.checkpoint_sync_ms) / 1000.0 AS checkpoint_sync_s,
+           string_agg(DISTINCT st.data_loss, '; ') AS data_loss,
            sum(st.retries) AS retries,
            avg(st.iops_cap) AS iops_cap,
            avg(st.write_iops) AS write_iops,
            avg(st.read_iops) AS read_iops
     FROM steps st
+    LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
     GROUP BY st.sweep_id, st.value_pos, st.value
+), stats AS (
+    -- the sample behind each interval: the repeats' means when there are
+    -- two or more, else the single step's seconds
+    SELECT v.*,
+           CASE WHEN v.repeats >= 2 THEN 'repeats' WHEN v.seconds_n >= 2 THEN 'seconds' END AS ci_basis,
+           CASE WHEN v.repeats >= 2 THEN v.tps_sd_repeats ELSE v.tps_sd_seconds END AS tps_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.seconds_n END AS tps_n,
+           CASE WHEN v.repeats >= 2 THEN v.p99_sd_repeats ELSE v.p99_sd_seconds END AS p99_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.p99_seconds_n END AS p99_n
+    FROM per_value v
+), ci AS (
+    SELECT s.*,
+           walpressure._t975(s.tps_n - 1) * s.tps_sd / sqrt(s.tps_n) AS tps_half,
+           walpressure._t975(s.p99_n - 1) * s.p99_sd / sqrt(s.p99_n) AS p99_half
+    FROM stats s
 )
 SELECT s.sweep_id,
        s.label,
        s.setting,
        v.value,
+       v.value_pos,
        v.repeats,
        round(v.tps::numeric, 1) AS tps,
+       round(v.tps_sd::numeric, 1) AS tps_stddev,
+       round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
+       round((v.tps + v.tps_half)::numeric, 1) AS tps_ci_high,
+       round(v.tps_sd_seconds::numeric, 1) AS tps_stddev_seconds,
        round(v.rows_per_s::numeric, 1) AS rows_per_s,
        round(v.latency_avg_ms::numeric, 3) AS latency_avg_ms,
        round(v.latency_stddev_ms::numeric, 3) AS latency_stddev_ms,
        round(v.latency_p50_ms::numeric, 3) AS latency_p50_ms,
        round(v.latency_p95_ms::numeric, 3) AS latency_p95_ms,
        round(v.latency_p99_ms::numeric, 3) AS latency_p99_ms,
+       round(v.p99_sd::numeric, 3) AS latency_p99_stddev_ms,
+       round((v.latency_p99_ms - v.p99_half)::numeric, 3) AS latency_p99_ci_low_ms,
+       round((v.latency_p99_ms + v.p99_half)::numeric, 3) AS latency_p99_ci_high_ms,
        round(v.commits_per_fsync::numeric, 2) AS commits_per_fsync,
        round(v.wal_fsyncs_per_s::numeric, 1) AS wal_fsyncs_per_s,
        v.iops_cap::int AS iops_cap,
@@ -293,16 +369,30 @@ SELECT s.sweep_id,
        round(v.fsync_avg_ms::numeric, 3) AS fsync_avg_ms,
        round(v.wal_mb::numeric, 1) AS wal_mb,
        round(v.fpi_pct::numeric, 1) AS fpi_pct,
-       v.checkpoints,
+       v.wal_buffers_full,
+       v.checkpoints_timed,
+       v.checkpoints_requested,
+       round(v.checkpoint_write_s::numeric, 1) AS checkpoint_write_s,
+       round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
        v.retries,
-       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup
-FROM per_value v
+       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
+       round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
+       round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
+       CASE WHEN v.value_pos = 1 THEN 'baseline'
+            WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
+            WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
+            WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
+            ELSE 'within noise'
+       END AS verdict,
+       v.ci_basis,
+       v.data_loss
+FROM ci v
 JOIN sweeps s USING (sweep_id)
-JOIN per_value b ON b.sweep_id = v.sweep_id AND b.value_pos = 1
+JOIN ci b ON b.sweep_id = v.sweep_id AND b.value_pos = 1
 ORDER BY s.sweep_id, v.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats, speedup against the first value';
+'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals)';
 
 --
 -- Preparing the data.
@@ -392,11 +482,96 @@ RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_settings'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+-- Those of sweepable_settings() applied to the whole server (ALTER SYSTEM and
+-- a reload) and restored when the sweep ends.
+CREATE FUNCTION sweepable_server_settings()
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'wp_sweepable_server_settings'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- What a crash with this value can lose: 'fsync=off', 'full_page_writes=off',
+-- 'synchronous_commit=off', or NULL.
+CREATE FUNCTION _data_loss(setting text, value text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'wp_data_loss_sql'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+-- A server-wide setting: may the caller change it, can ALTER SYSTEM change
+-- it here, and was data loss accepted?
+CREATE FUNCTION _check_server_setting(setting text, value text, accept_data_loss bool)
+RETURNS void
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    src text;
+BEGIN
+    IF NOT has_parameter_privilege(setting, 'ALTER SYSTEM') THEN
+        RAISE EXCEPTION 'permission denied to change % for the whole server', setting
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'A sweep changes server-wide settings with ALTER SYSTEM as the role that runs it.',
+                  HINT = format('GRANT ALTER SYSTEM ON PARAMETER %s TO %I;', setting, current_user);
+    END IF;
+    SELECT s.source INTO src FROM pg_catalog.pg_settings s WHERE s.name = _check_server_setting.setting;
+    IF src IN ('command line', 'environment variable') THEN
+        RAISE EXCEPTION 'ALTER SYSTEM cannot change % on this server: it is set on the %', setting, src
+            USING ERRCODE = 'cant_change_runtime_param',
+                  HINT = 'Remove it from the server''s command line (or environment) and restart.';
+    END IF;
+    IF walpressure._data_loss(setting, value) IS NOT NULL AND NOT accept_data_loss THEN
+        RAISE EXCEPTION '% = % is refused: a crash while it is in effect can corrupt the whole cluster', setting, value
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = CASE setting
+                      WHEN 'fsync' THEN 'With fsync off nothing is flushed to disk: a crash of the server or the machine during the sweep can leave the database corrupted, not just lose the last commits.'
+                      ELSE 'With full_page_writes off a crash can leave torn pages that recovery cannot repair: data corruption.'
+                      END,
+                  HINT = 'Run it on a server you can rebuild, with accept_data_loss => true; walpressure puts the setting back when the sweep ends, or at the next start after a crash.';
+    END IF;
+END
+$$;
+
 -- The pseudo-parameters a sweep can vary: the load itself.
+-- round_trip_us: the emulated client round trip before each statement.
 CREATE FUNCTION sweepable_load()
 RETURNS text[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN ARRAY['clients', 'batch_size', 'iops_cap'];
+AS 'MODULE_PATHNAME', 'wp_sweepable_load'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION _check_round_trip(v text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+BEGIN
+    IF v IS NULL OR v !~ '^\s*[0-9]+\s*$' OR v::numeric > 1000000 THEN
+        RAISE EXCEPTION 'invalid value for round_trip_us: "%"', v
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is the client''s round trip per statement in microseconds, from 0 to 1000000.';
+    END IF;
+END
+$$;
+
+-- The error for a setting a sweep cannot vary or fix.
+CREATE FUNCTION _refuse_setting(name text, what text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    ctx text;
+    msg text := CASE what WHEN 'sweep' THEN format('walpressure cannot sweep "%s"', name)
+                          ELSE format('walpressure cannot set "%s" in settings', name) END;
+BEGIN
+    SELECT context INTO ctx FROM pg_catalog.pg_settings WHERE pg_settings.name = lower(_refuse_setting.name);
+    IF ctx = 'postmaster' THEN
+        RAISE EXCEPTION '%: it takes effect only when the server restarts', msg
+            USING ERRCODE = 'cant_change_runtime_param',
+                  HINT = format('Sweeps change settings while the server runs. Compare %s values by restarting the server with each and running the same sweep.', name);
+    END IF;
+    RAISE EXCEPTION '%', msg
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = format('Settings: %s; load: %s (round_trip_us also in settings, and batch_size and sql for the workloads that use them).',
+                            array_to_string(walpressure.sweepable_settings(), ', '),
+                            array_to_string(walpressure.sweepable_load(), ', '));
+END
+$$;
 
 CREATE FUNCTION run_sweep(
     setting text,
@@ -410,13 +585,12 @@ CREATE FUNCTION run_sweep(
     settings jsonb DEFAULT '{}',
     prewarm bool DEFAULT true,
     label text DEFAULT NULL,
-    wait bool DEFAULT true)
+    wait bool DEFAULT true,
+    accept_data_loss bool DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 AS $$
 DECLARE
-    sweepable text := array_to_string(walpressure.sweepable_settings()
-                                       || walpressure.sweepable_load(), ', ');
     workloads text[] := ARRAY['simple-update', 'tpcb-like', 'insert-only',
                               'batch-insert', 'custom'];
     v text;
@@ -430,7 +604,7 @@ BEGIN
 
     IF setting IS NULL OR vals IS NULL OR clients IS NULL OR duration IS NULL
        OR workload IS NULL OR warmup IS NULL OR repeats IS NULL OR settings IS NULL
-       OR prewarm IS NULL OR wait IS NULL THEN
+       OR prewarm IS NULL OR wait IS NULL OR accept_data_loss IS NULL THEN
         RAISE EXCEPTION 'only iops_cap and label may be NULL'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
@@ -444,9 +618,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF NOT (setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_load())) THEN
-        RAISE EXCEPTION 'walpressure cannot sweep "%"', setting
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = format('Sweepable settings: %s.', sweepable);
+        PERFORM walpressure._refuse_setting(setting, 'sweep');
     END IF;
 
     IF cardinality(vals) = 0 THEN
@@ -457,7 +629,9 @@ BEGIN
         IF v IS NULL THEN
             RAISE EXCEPTION 'vals holds a NULL' USING ERRCODE = 'null_value_not_allowed';
         END IF;
-        IF setting = ANY (walpressure.sweepable_load()) THEN
+        IF setting = 'round_trip_us' THEN
+            PERFORM walpressure._check_round_trip(v);
+        ELSIF setting = ANY (walpressure.sweepable_load()) THEN
             IF v !~ '^\s*[0-9]+\s*$' OR v::numeric < 1 OR v::numeric > 100000 THEN
                 RAISE EXCEPTION 'invalid value for %: "%"', setting, v
                     USING ERRCODE = 'invalid_parameter_value',
@@ -468,6 +642,9 @@ BEGIN
             END IF;
         ELSE
             PERFORM walpressure._check_setting(setting, v);
+            IF setting = ANY (walpressure.sweepable_server_settings()) THEN
+                PERFORM walpressure._check_server_setting(setting, v, accept_data_loss);
+            END IF;
         END IF;
     END LOOP;
 
@@ -494,6 +671,8 @@ BEGIN
                     USING ERRCODE = 'invalid_parameter_value',
                           HINT = 'It must be a whole number of at least 1.';
             END IF;
+        ELSIF k = 'round_trip_us' AND setting <> 'round_trip_us' THEN
+            PERFORM walpressure._check_round_trip(v);
         ELSIF k = setting THEN
             RAISE EXCEPTION '% is the swept setting; it cannot also be fixed in settings', k
                 USING ERRCODE = 'invalid_parameter_value';
@@ -503,11 +682,11 @@ BEGIN
                     USING ERRCODE = 'null_value_not_allowed';
             END IF;
             PERFORM walpressure._check_setting(k, v);
+            IF k = ANY (walpressure.sweepable_server_settings()) THEN
+                PERFORM walpressure._check_server_setting(k, v, accept_data_loss);
+            END IF;
         ELSE
-            RAISE EXCEPTION 'walpressure cannot set "%" in settings', k
-                USING ERRCODE = 'invalid_parameter_value',
-                      HINT = format('Settings: %s, and batch_size and sql for the workloads that use them.',
-                                    array_to_string(walpressure.sweepable_settings(), ', '));
+            PERFORM walpressure._refuse_setting(k, 'settings');
         END IF;
     END LOOP;
     IF workload = 'custom' AND coalesce(settings->>'sql', '') !~ '\S' THEN
@@ -565,11 +744,12 @@ BEGIN
         'prewarm', prewarm,
         'label', label,
         'scale', scale,
-        'search_path', current_setting('search_path'))::text, wait);
+        'search_path', current_setting('search_path'),
+        'accept_data_loss', accept_data_loss)::text, wait);
 END
 $$;
 
-COMMENT ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool) IS
+COMMENT ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool) IS
 'Run the load once per value of a setting (x repeats, interleaved) and record every step';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
@@ -584,8 +764,11 @@ REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _free_worker_slots() FROM PUBLIC;
 REVOKE ALL ON FUNCTION _check_setting(text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _check_round_trip(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _launch_sweep(text, bool) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _check_server_setting(text, text, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _refuse_setting(text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 GRANT SELECT ON sweeps, steps, step_samples, results TO pg_monitor;
 
@@ -654,3 +837,265 @@ REVOKE ALL ON FUNCTION _check_iops_cap() FROM PUBLIC;
 REVOKE ALL ON FUNCTION probe_fsync(interval, int) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION iops_cap_state() TO pg_monitor;
 GRANT SELECT ON iops_cap TO pg_monitor;
+
+--
+-- Reading a sweep: the best value, a text chart, an SVG.
+--
+
+-- The best value of each sweep, how to apply it, and what explains the curve.
+CREATE VIEW best AS
+WITH pick AS (
+    -- the fastest value beyond noise, else the first value
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r
+    ORDER BY r.sweep_id,
+             CASE r.verdict WHEN 'faster' THEN 0 WHEN 'baseline' THEN 1 ELSE 2 END,
+             r.tps DESC
+), per_sweep AS (
+    SELECT st.sweep_id,
+           max(st.clients) AS max_clients,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.iops_cap IS NOT NULL AND st.write_iops < 0.9 * st.iops_cap) AS below_cap,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.iops_cap IS NOT NULL AND st.write_iops >= 0.95 * st.iops_cap) AS at_cap,
+           sum(st.checkpoints_timed + st.checkpoints_requested) AS checkpoints,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.checkpoints_timed + st.checkpoints_requested > 0) AS checkpoint_values,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.wal_buffers_full > 0) AS wal_buffers_values,
+           sum(st.retries) AS retries,
+           string_agg(DISTINCT st.value || ': ' || st.data_loss, '; ') FILTER (
+               WHERE st.data_loss IS NOT NULL) AS data_loss
+    FROM steps st
+    GROUP BY st.sweep_id
+), diag AS (
+    SELECT s.sweep_id,
+           array_remove(ARRAY[
+               CASE WHEN s.status <> 'done' THEN
+                   format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
+                          coalesce(': ' || s.error, '')) END,
+               CASE WHEN (s.setting = 'commit_delay' OR s.settings ? 'commit_delay')
+                         AND p.max_clients - 1 < coalesce((s.settings->>'commit_siblings')::int,
+                                                          (s.server_settings->>'commit_siblings')::int, 5)
+                   THEN format('commit_delay is inert: with %s clients at most %s other transactions are active, '
+                               'fewer than commit_siblings = %s, so no commit ever waits (lower commit_siblings or add clients)',
+                               p.max_clients, p.max_clients - 1,
+                               coalesce((s.settings->>'commit_siblings')::int,
+                                        (s.server_settings->>'commit_siblings')::int, 5)) END,
+               CASE WHEN p.at_cap IS NOT NULL THEN
+                   format('the disk cap was saturated at %s: throughput there is bound by write IOPS', p.at_cap) END,
+               CASE WHEN p.below_cap IS NOT NULL THEN
+                   format('the disk stayed below the cap at %s: the load was bound by CPU or by commit grouping there, not by the disk', p.below_cap) END,
+               CASE WHEN p.checkpoints > 0 THEN
+                   format('%s checkpoint(s) ran inside measured windows (at %s): their writes and the full-page images after them weigh on those steps',
+                          p.checkpoints, p.checkpoint_values) END,
+               CASE WHEN p.wal_buffers_full > 0 THEN
+                   format('wal_buffers filled %s times (at %s): backends wrote WAL themselves; raise wal_buffers',
+                          p.wal_buffers_full, p.wal_buffers_values) END,
+               CASE WHEN p.retries > 0 THEN
+                   format('%s transactions failed with a serialization failure or deadlock and were not retried', p.retries) END,
+               CASE WHEN p.data_loss IS NOT NULL THEN
+                   format('a crash can lose data with %s', p.data_loss) END,
+               CASE WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id
+                                                                AND r.verdict IN ('faster', 'slower', 'baseline')
+                                                                AND r.value_pos > 1)
+                         AND (SELECT count(*) FROM results r WHERE r.sweep_id = s.sweep_id) > 1 THEN
+                   'no value differs from the first beyond noise (95% intervals overlap): add repeats or duration to tell smaller effects apart' END
+           ], NULL) AS lines
+    FROM sweeps s
+    JOIN per_sweep p USING (sweep_id)
+)
+SELECT s.sweep_id,
+       s.label,
+       s.setting,
+       k.value,
+       k.tps,
+       k.speedup AS gain,
+       k.speedup_ci_low AS gain_ci_low,
+       k.speedup_ci_high AS gain_ci_high,
+       k.verdict,
+       CASE WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
+                format('-- %s is the load, not a server setting', s.setting)
+            ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, k.value)
+       END AS apply,
+       array_to_string(d.lines, E'\n') AS diagnoses
+FROM pick k
+JOIN sweeps s USING (sweep_id)
+JOIN diag d USING (sweep_id)
+ORDER BY s.sweep_id;
+
+COMMENT ON VIEW best IS
+'Per sweep: the fastest value beyond noise (else the first), its gain with a 95% interval, the ALTER SYSTEM line that applies it, and diagnoses of the curve';
+
+-- A text chart of a sweep for psql: a bar per value.
+CREATE FUNCTION report(sweep_id bigint)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    r record;
+    top float8;
+    width int := 40;
+    vw int;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = report.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep %', report.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    RETURN NEXT format('sweep %s%s: %s, %s, %s clients%s, %s x %s s, %s (%s/%s steps)',
+                       s.sweep_id, coalesce(' "' || s.label || '"', ''), s.setting, s.workload, s.clients,
+                       coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                       s.repeats, trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
+    SELECT max(x.tps), greatest(max(length(x.value)), length(s.setting))
+        INTO top, vw
+        FROM walpressure.results x WHERE x.sweep_id = report.sweep_id;
+    IF top IS NULL THEN
+        RETURN NEXT '(no step finished)';
+        RETURN;
+    END IF;
+    RETURN NEXT format('%s | %-*s | %20s | %6s | %5s | %s', rpad(s.setting, vw), width, 'tps',
+                       'tps (95% interval)', 'IOPS', 'c/f', 'against the first');
+    FOR r IN SELECT * FROM walpressure.results x WHERE x.sweep_id = report.sweep_id ORDER BY x.value_pos LOOP
+        RETURN NEXT format('%s | %-*s | %20s | %6s | %5s | %s',
+            rpad(r.value, vw), width,
+            repeat('#', greatest(round(width * r.tps / nullif(top, 0))::int, 0)),
+            r.tps || CASE WHEN r.tps_ci_low IS NULL THEN ''
+                          ELSE ' ±' || round((r.tps_ci_high - r.tps_ci_low) / 2) END,
+            coalesce(r.write_iops::text, '-'),
+            coalesce(r.commits_per_fsync::text, '-'),
+            CASE WHEN r.verdict = 'baseline' THEN 'baseline'
+                 ELSE format('%sx %s', r.speedup, r.verdict) END
+            || coalesce('  [' || r.data_loss || ']', ''));
+    END LOOP;
+    RETURN NEXT format('tps: mean over %s; ±: half the 95%% interval (%s); IOPS: write IOPS of the pg_wal disk; c/f: commits per WAL fsync',
+                       CASE WHEN s.repeats > 1 THEN s.repeats || ' interleaved repeats' ELSE 'the window' END,
+                       CASE WHEN s.repeats > 1 THEN 'across repeats' ELSE 'from the per-second samples' END);
+END
+$$;
+
+COMMENT ON FUNCTION report(bigint) IS
+'A text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict';
+
+-- Text safe inside SVG.
+CREATE FUNCTION _xml_text(t text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN replace(replace(replace(replace(t, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;');
+
+-- A round number at or above x for an axis: 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6 or 8
+-- times a power of ten.
+CREATE FUNCTION _nice_ceiling(x float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN x <= 0 THEN 1
+    ELSE (SELECT min(m * p) FROM (VALUES (1.0), (1.25), (1.5), (2.0), (2.5), (3.0), (4.0), (5.0), (6.0), (8.0), (10.0)) AS f(m),
+                 LATERAL (SELECT power(10, floor(log(x)))::float8 AS p) q
+          WHERE m * p >= x) END;
+
+-- An SVG chart of a sweep: tps (with its 95% interval) and write IOPS against
+-- the value.
+CREATE FUNCTION plot(sweep_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    r record;
+    w int := 720; h int := 400;
+    l int := 70; rt int := 70; t int := 50; b int := 60;
+    n int;
+    tps_top float8;
+    iops_top float8;
+    x float8;
+    svg text;
+    tps_line text := '';
+    iops_line text := '';
+    marks text := '';
+    has_iops bool;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = plot.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep %', plot.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    -- the axes fit the means (an interval from two repeats can be very wide:
+    -- its bar is cut at the top)
+    SELECT count(*), 1.15 * max(x2.tps), 1.15 * max(greatest(x2.write_iops, x2.iops_cap)),
+           bool_or(x2.write_iops IS NOT NULL)
+        INTO n, tps_top, iops_top, has_iops
+        FROM walpressure.results x2 WHERE x2.sweep_id = plot.sweep_id;
+    tps_top := walpressure._nice_ceiling(coalesce(tps_top, 1));
+    iops_top := walpressure._nice_ceiling(coalesce(iops_top, 1));
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+        || format('<text x="%s" y="22" text-anchor="middle" font-size="15">%s</text>', w / 2,
+                  walpressure._xml_text(format('sweep %s: %s (%s, %s clients%s)', s.sweep_id, s.setting,
+                                               s.workload, s.clients,
+                                               coalesce(', cap ' || s.iops_cap || ' write IOPS', ''))))
+        -- axes
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', l, h - b, w - rt, h - b)
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', l, t, l, h - b)
+        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', (l + w - rt) / 2, h - 15,
+                  walpressure._xml_text(s.setting))
+        || format('<text x="18" y="%s" text-anchor="middle" transform="rotate(-90 18 %s)" fill="#1f5fa8">transactions per second</text>',
+                  (t + h - b) / 2, (t + h - b) / 2);
+    -- tick labels: 0, half, top
+    FOR i IN 0..4 LOOP
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#dddddd"/>',
+                             l, h - b - i * (h - b - t) / 4.0, w - rt, h - b - i * (h - b - t) / 4.0)
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#1f5fa8">%s</text>',
+                             l - 6, h - b - i * (h - b - t) / 4.0 + 4, round(tps_top * i / 4));
+    END LOOP;
+    IF has_iops THEN
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', w - rt, t, w - rt, h - b)
+                   || format('<text x="%s" y="%s" text-anchor="middle" transform="rotate(90 %s %s)" fill="#c45a00">write IOPS</text>',
+                             w - 18, (t + h - b) / 2, w - 18, (t + h - b) / 2);
+        FOR i IN 0..4 LOOP
+            svg := svg || format('<text x="%s" y="%s" fill="#c45a00">%s</text>',
+                                 w - rt + 6, h - b - i * (h - b - t) / 4.0 + 4, round(iops_top * i / 4));
+        END LOOP;
+    END IF;
+
+    FOR r IN SELECT * FROM walpressure.results x3 WHERE x3.sweep_id = plot.sweep_id ORDER BY x3.value_pos LOOP
+        x := l + (r.value_pos - 0.5) * (w - l - rt) / greatest(n, 1);
+        svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', round(x::numeric, 1), h - b + 18,
+                             walpressure._xml_text(r.value));
+        tps_line := tps_line || format('%s,%s ', round(x::numeric, 1),
+                                       round((h - b - (h - b - t) * r.tps / tps_top)::numeric, 1));
+        marks := marks || format('<circle cx="%s" cy="%s" r="4" fill="#1f5fa8"><title>%s</title></circle>',
+                                 round(x::numeric, 1), round((h - b - (h - b - t) * r.tps / tps_top)::numeric, 1),
+                                 walpressure._xml_text(format('%s = %s: %s tps', s.setting, r.value, r.tps)));
+        IF r.tps_ci_low IS NOT NULL THEN
+            marks := marks || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#1f5fa8"/>',
+                                     round(x::numeric, 1), round((h - b - (h - b - t) * greatest(r.tps_ci_low, 0) / tps_top)::numeric, 1),
+                                     round(x::numeric, 1), round((h - b - (h - b - t) * least(r.tps_ci_high, tps_top) / tps_top)::numeric, 1));
+        END IF;
+        IF r.write_iops IS NOT NULL THEN
+            iops_line := iops_line || format('%s,%s ', round(x::numeric, 1),
+                                             round((h - b - (h - b - t) * r.write_iops / iops_top)::numeric, 1));
+        END IF;
+    END LOOP;
+    svg := svg || format('<polyline points="%s" fill="none" stroke="#1f5fa8" stroke-width="2"/>', trim(tps_line));
+    IF iops_line <> '' THEN
+        svg := svg || format('<polyline points="%s" fill="none" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/>',
+                             trim(iops_line));
+    END IF;
+    IF s.iops_cap IS NOT NULL THEN
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c45a00" stroke-width="1" stroke-dasharray="2 3"/>',
+                             l, round((h - b - (h - b - t) * s.iops_cap / iops_top)::numeric, 1),
+                             w - rt, round((h - b - (h - b - t) * s.iops_cap / iops_top)::numeric, 1));
+    END IF;
+    svg := svg || marks
+        || format('<text x="%s" y="40" fill="#1f5fa8">&#8212; tps (bars: 95%% interval)</text>', l + 10)
+        || CASE WHEN iops_line <> '' THEN format('<text x="%s" y="40" fill="#c45a00">- - write IOPS</text>', l + 260) ELSE '' END
+        || '</svg>';
+    RETURN svg;
+END
+$$;
+
+COMMENT ON FUNCTION plot(bigint) IS
+'An SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';
+
+GRANT SELECT ON best TO pg_monitor;

@@ -11,6 +11,16 @@
  * statements and the same uniform random values; they run as prepared SPI
  * plans, so a client costs what pgbench's backend costs minus the protocol.
  *
+ * A client with no protocol is always ready to commit again, so more of
+ * them queue behind each WAL flush than a real application's would.  The
+ * round_trip_us setting puts the application back: the client waits about
+ * that long before each statement it would send (BEGIN, each query,
+ * COMMIT), as a client across a socket or a network does; each wait is drawn
+ * uniformly between half and one and a half times it, since a network
+ * jitters and identical clients in lockstep would not be realistic.
+ * pgbench over a local socket on a busy machine behaves like a round trip of
+ * about 100 us.
+ *
  * Like pgbench, a client retries nothing but counts serialization failures
  * and deadlocks (the transaction is abandoned and the next one starts); any
  * other error stops the client and is reported by the coordinator as the
@@ -25,6 +35,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <sys/prctl.h>
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -37,6 +48,7 @@
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/pmsignal.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -68,6 +80,7 @@ typedef struct WpClient
 	WpClientSlot *slot;
 	WpWorkload	workload;
 	int			batch_size;
+	int			round_trip_us;
 	int			scale;
 	pg_prng_state prng;
 	SPIPlanPtr	update_account;
@@ -170,10 +183,27 @@ wp_client_prepare(WpClient *cl)
 	CommitTransactionCommand();
 }
 
-static void
-wp_exec(SPIPlanPtr plan, Datum *values)
+/*
+ * The emulated round trip of one statement.  pg_usleep returns early on a
+ * signal, and a SIGTERM is acted on at once.
+ */
+static inline void
+wp_round_trip(WpClient *cl)
 {
-	int			rc = SPI_execute_plan(plan, values, NULL, false, 0);
+	if (cl->round_trip_us > 0)
+	{
+		pg_usleep((long) (cl->round_trip_us * (0.5 + pg_prng_double(&cl->prng))));
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+static void
+wp_exec(WpClient *cl, SPIPlanPtr plan, Datum *values)
+{
+	int			rc;
+
+	wp_round_trip(cl);
+	rc = SPI_execute_plan(plan, values, NULL, false, 0);
 
 	if (rc < 0)
 		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
@@ -199,6 +229,7 @@ wp_client_transaction(WpClient *cl)
 	Datum		history[4] = {Int32GetDatum(tid), Int32GetDatum(bid),
 	Int64GetDatum(aid), Int32GetDatum(delta)};
 
+	wp_round_trip(cl);			/* BEGIN */
 	StartTransactionCommand();
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
@@ -207,20 +238,20 @@ wp_client_transaction(WpClient *cl)
 	{
 		case WP_WORKLOAD_SIMPLE_UPDATE:
 		case WP_WORKLOAD_TPCB_LIKE:
-			wp_exec(cl->update_account,
+			wp_exec(cl, cl->update_account,
 					(Datum[]) {Int32GetDatum(delta), Int64GetDatum(aid)});
-			wp_exec(cl->select_account, (Datum[]) {Int64GetDatum(aid)});
+			wp_exec(cl, cl->select_account, (Datum[]) {Int64GetDatum(aid)});
 			if (cl->workload == WP_WORKLOAD_TPCB_LIKE)
 			{
-				wp_exec(cl->update_teller,
+				wp_exec(cl, cl->update_teller,
 						(Datum[]) {Int32GetDatum(delta), Int64GetDatum(tid)});
-				wp_exec(cl->update_branch,
+				wp_exec(cl, cl->update_branch,
 						(Datum[]) {Int32GetDatum(delta), Int64GetDatum(bid)});
 			}
-			wp_exec(cl->insert_history, history);
+			wp_exec(cl, cl->insert_history, history);
 			break;
 		case WP_WORKLOAD_INSERT_ONLY:
-			wp_exec(cl->insert_history, history);
+			wp_exec(cl, cl->insert_history, history);
 			break;
 		case WP_WORKLOAD_BATCH_INSERT:
 			for (int i = 0; i < cl->batch_size; i++)
@@ -230,16 +261,17 @@ wp_client_transaction(WpClient *cl)
 					history[2] = Int64GetDatum(wp_random(cl, 1, (int64) NACCOUNTS * cl->scale));
 					history[3] = Int32GetDatum((int32) wp_random(cl, -5000, 5000));
 				}
-				wp_exec(cl->insert_history, history);
+				wp_exec(cl, cl->insert_history, history);
 			}
 			break;
 		case WP_WORKLOAD_CUSTOM:
-			wp_exec(cl->custom, NULL);
+			wp_exec(cl, cl->custom, NULL);
 			break;
 	}
 
 	SPI_finish();
 	PopActiveSnapshot();
+	wp_round_trip(cl);			/* COMMIT */
 	CommitTransactionCommand();
 }
 
@@ -294,6 +326,10 @@ wp_client_main(Datum main_arg)
 
 	cl.workload = wp_sweep->workload;
 	cl.batch_size = Max(wp_sweep->batch_size, 1);
+	cl.round_trip_us = Max(wp_sweep->round_trip_us, 0);
+	/* sleep what was asked: the default timer slack adds 50 us to each */
+	if (cl.round_trip_us > 0)
+		(void) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	cl.scale = Max(wp_sweep->scale, 1);
 	pg_prng_seed(&cl.prng, ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp());
 
@@ -322,6 +358,9 @@ wp_client_main(Datum main_arg)
 		instr_time	elapsed;
 
 		CHECK_FOR_INTERRUPTS();
+		/* a client never waits on its latch: watch for the postmaster here */
+		if (!PostmasterIsAlive())
+			proc_exit(1);
 		if (ConfigReloadPending)
 		{
 			ConfigReloadPending = false;

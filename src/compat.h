@@ -98,16 +98,20 @@ wp_read_wal_stats(int64 *records, int64 *fpi, uint64 *bytes,
 
 /* Checkpoints started by timeout and by request since stats reset. */
 static inline void
-wp_read_checkpoints(int64 *timed, int64 *requested)
+wp_read_checkpoints(int64 *timed, int64 *requested, double *write_ms, double *sync_ms)
 {
 	PgStat_CheckpointerStats *c = pgstat_fetch_stat_checkpointer();
 
 #if PG_VERSION_NUM >= 170000
 	*timed = c->num_timed;
 	*requested = c->num_requested;
+	*write_ms = c->write_time;
+	*sync_ms = c->sync_time;
 #else
 	*timed = c->timed_checkpoints;
 	*requested = c->requested_checkpoints;
+	*write_ms = c->checkpoint_write_time;
+	*sync_ms = c->checkpoint_sync_time;
 #endif
 }
 

@@ -44,24 +44,102 @@ PG_FUNCTION_INFO_V1(wp_free_worker_slots);
 PG_FUNCTION_INFO_V1(wp_check_setting);
 PG_FUNCTION_INFO_V1(wp_init_pgbench);
 PG_FUNCTION_INFO_V1(wp_sweepable_settings);
+PG_FUNCTION_INFO_V1(wp_sweepable_load);
+PG_FUNCTION_INFO_V1(wp_sweepable_server_settings);
+PG_FUNCTION_INFO_V1(wp_data_loss_sql);
 
 /*
- * The settings a sweep may vary or fix: those a session sets for itself,
- * applied in each client worker.  The one list: run_sweep reads it through
- * sweepable_settings(), the coordinator checks against it.
+ * The settings a sweep may vary or fix.  The one list: run_sweep reads it
+ * through sweepable_settings(), the coordinator checks against it.  First
+ * those a session sets for itself, applied in each client worker; then the
+ * server-wide (SIGHUP) WAL settings, applied with ALTER SYSTEM and a reload
+ * and restored afterwards (server_settings.c).
  */
+#define WP_N_SESSION 5
 static const char *const wp_sweepable[] = {
 	"commit_delay", "commit_siblings", "synchronous_commit",
-	"backend_flush_after", "wal_compression"
+	"backend_flush_after", "wal_compression",
+	"fsync", "full_page_writes", "wal_writer_delay", "wal_writer_flush_after",
+	"max_wal_size", "checkpoint_timeout", "checkpoint_completion_target",
+	"wal_sync_method"
 };
+
+/*
+ * The pseudo-parameters a sweep may vary: the load itself.  round_trip_us
+ * may also be fixed in settings, like batch_size.
+ */
+static const char *const wp_load_params[] = {
+	"clients", "batch_size", "iops_cap", "round_trip_us"
+};
+
+static bool
+wp_in_list(const char *name, const char *const *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(name, list[i]) == 0)
+			return true;
+	return false;
+}
 
 bool
 wp_is_sweepable(const char *name)
 {
-	for (int i = 0; i < lengthof(wp_sweepable); i++)
-		if (strcmp(name, wp_sweepable[i]) == 0)
-			return true;
-	return false;
+	return wp_in_list(name, wp_sweepable, lengthof(wp_sweepable));
+}
+
+bool
+wp_is_server_setting(const char *name)
+{
+	return wp_in_list(name, wp_sweepable + WP_N_SESSION,
+					  lengthof(wp_sweepable) - WP_N_SESSION);
+}
+
+/*
+ * The label of a setting's value that can lose data in a crash, or NULL:
+ * fsync=off and full_page_writes=off can corrupt the cluster,
+ * synchronous_commit=off loses the last commits.
+ */
+const char *
+wp_data_loss(const char *name, const char *value)
+{
+	bool		on;
+
+	if (strcmp(name, "fsync") != 0 && strcmp(name, "full_page_writes") != 0 &&
+		strcmp(name, "synchronous_commit") != 0)
+		return NULL;
+	if (!parse_bool(value, &on) || on)
+		return NULL;
+	return psprintf("%s=off", name);
+}
+
+/*
+ * _data_loss(setting, value) returns text: wp_data_loss.
+ */
+Datum
+wp_data_loss_sql(PG_FUNCTION_ARGS)
+{
+	const char *label = wp_data_loss(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+									 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+
+	if (label == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(label));
+}
+
+bool
+wp_is_load_param(const char *name)
+{
+	return wp_in_list(name, wp_load_params, lengthof(wp_load_params));
+}
+
+static Datum
+wp_text_array(const char *const *list, int n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+
+	for (int i = 0; i < n; i++)
+		elems[i] = CStringGetTextDatum(list[i]);
+	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 /*
@@ -70,12 +148,25 @@ wp_is_sweepable(const char *name)
 Datum
 wp_sweepable_settings(PG_FUNCTION_ARGS)
 {
-	Datum		elems[lengthof(wp_sweepable)];
+	return wp_text_array(wp_sweepable, lengthof(wp_sweepable));
+}
 
-	for (int i = 0; i < lengthof(wp_sweepable); i++)
-		elems[i] = CStringGetTextDatum(wp_sweepable[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(elems, lengthof(wp_sweepable), TEXTOID,
-										  -1, false, TYPALIGN_INT));
+/*
+ * sweepable_server_settings() returns text[]: those applied server-wide.
+ */
+Datum
+wp_sweepable_server_settings(PG_FUNCTION_ARGS)
+{
+	return wp_text_array(wp_sweepable + WP_N_SESSION, lengthof(wp_sweepable) - WP_N_SESSION);
+}
+
+/*
+ * sweepable_load() returns text[].
+ */
+Datum
+wp_sweepable_load(PG_FUNCTION_ARGS)
+{
+	return wp_text_array(wp_load_params, lengthof(wp_load_params));
 }
 
 /* How long a cancelled launcher waits for its worker to wind down. */
@@ -418,8 +509,13 @@ wp_check_setting(PG_FUNCTION_ARGS)
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	char	   *value = text_to_cstring(PG_GETARG_TEXT_PP(1));
 
-	(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
-							 GUC_ACTION_SET, false, ERROR, false);
+	/* parsed and checked as a session or the configuration file would */
+	if (wp_is_server_setting(name))
+		(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
+								 GUC_ACTION_SET, false, ERROR, false);
+	else
+		(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
+								 GUC_ACTION_SET, false, ERROR, false);
 	PG_RETURN_VOID();
 }
 

@@ -183,6 +183,14 @@ wp_shmem_startup(void)
 	}
 
 	LWLockRelease(AddinShmemInitLock);
+
+	/*
+	 * In the postmaster, at start and after a crash: before recovery runs
+	 * and anyone connects, put back server settings an interrupted sweep
+	 * changed.
+	 */
+	if (!IsUnderPostmaster)
+		wp_server_settings_startup();
 }
 
 /*
@@ -267,7 +275,7 @@ wp_read_counters(WpCounters *c, WpHistPair *hist)
 	wp_read_wal_stats(&c->wal_records, &c->wal_fpi, &c->wal_bytes,
 					  &c->wal_buffers_full, &c->wal_write, &c->wal_sync,
 					  &c->wal_write_time_us, &c->wal_sync_time_us);
-	wp_read_checkpoints(&c->ckpt_timed, &c->ckpt_requested);
+	wp_read_checkpoints(&c->ckpt_timed, &c->ckpt_requested, &c->ckpt_write_ms, &c->ckpt_sync_ms);
 	if (!RecoveryInProgress())
 	{
 		c->insert_lsn = GetXLogInsertRecPtr();

@@ -71,17 +71,27 @@ typedef struct WpPlan
 	int64		id;
 	char	   *setting;
 	bool		setting_is_guc;
+	bool		setting_is_server;	/* applied server-wide */
 	int			nvals;
 	char	  **vals;
 	int			repeats;
 	int			clients;
 	int			batch_size;
+	int			round_trip_us;
 	double		duration_s;
 	double		warmup_s;
 	WpWorkload	workload;
 	bool		prewarm;
 	int			scale;
-	char	   *fixed_settings; /* name=value lines */
+	char	   *fixed_settings; /* name=value lines, set in each client */
+	List	   *fixed_server_names; /* fixed server-wide settings */
+	List	   *fixed_server_values;
+	bool		accept_data_loss;
+	/* server-wide settings while the sweep holds them */
+	List	   *server_names;	/* every one it changes */
+	char	   *originals;		/* their values before, name=value lines */
+	bool		server_active;
+	const char *server_restored;	/* how they were put back */
 	char	   *sql;
 	char	   *search_path;	/* the caller's, for the load */
 	int			iops_cap;		/* write IOPS cap of every step, 0: none */
@@ -94,6 +104,14 @@ typedef struct WpPlan
 	bool		have_dev;
 	WpDevice	dev;
 } WpPlan;
+
+/* The load of one step: the plan's, or the swept pseudo-parameter's value. */
+typedef struct WpLoad
+{
+	int			clients;
+	int			batch_size;
+	int			round_trip_us;
+} WpLoad;
 
 /* What one step measured. */
 typedef struct WpStepResult
@@ -121,6 +139,9 @@ typedef struct WpStepResult
 	int64		wal_buffers_full;
 	int64		ckpt_timed;
 	int64		ckpt_requested;
+	double		ckpt_write_ms;
+	double		ckpt_sync_ms;
+	char	   *data_loss;		/* labels of the step's settings, NULL: none */
 	int64		iops_cap;		/* the step's write cap, 0: none */
 	double		read_iops;		/* < 0: not measured */
 	double		write_iops;
@@ -343,6 +364,23 @@ wp_recovery_main(Datum main_arg)
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 
+	/* nor the server settings (the postmaster restored them if it restarted) */
+	PG_TRY();
+	{
+		const char *how = wp_server_settings_end(id, true, NULL);
+
+		if (how != NULL)
+			ereport(LOG,
+					(errmsg("walpressure: the server settings of interrupted sweep " INT64_FORMAT " are %s",
+							id, how)));
+	}
+	PG_CATCH();
+	{
+		EmitErrorReport();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+
 	/* the cap the sweep set must not outlive it */
 	{
 		WpDevice	dev;
@@ -446,6 +484,36 @@ wp_workload_from_name(const char *name)
 }
 
 /*
+ * Split the fixed settings' "name=value" lines: the server-wide ones go to
+ * the plan's lists, the session ones are returned for the clients.
+ */
+static char *
+wp_split_fixed(WpPlan *plan, const char *lines)
+{
+	StringInfoData session;
+	char	   *copy = pstrdup(lines);
+	char	   *save = NULL;
+
+	initStringInfo(&session);
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *eq = strchr(line, '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		if (wp_is_server_setting(line))
+		{
+			plan->fixed_server_names = lappend(plan->fixed_server_names, pstrdup(line));
+			plan->fixed_server_values = lappend(plan->fixed_server_values, pstrdup(eq + 1));
+		}
+		else
+			appendStringInfo(&session, "%s%s=%s", session.len > 0 ? "\n" : "", line, eq + 1);
+	}
+	return session.data;
+}
+
+/*
  * Record the sweep row from the request and read back the plan.
  */
 static void
@@ -462,7 +530,7 @@ wp_sweep_record(WpPlan *plan)
 	rc = SPI_execute_with_args(
 							   "INSERT INTO walpressure.sweeps (label, setting, vals, clients, duration, "
 							   "  workload, iops_cap, warmup, repeats, settings, prewarm, scale, run_by, "
-							   "  database, steps_total, server_settings, walpressure_version) "
+							   "  database, steps_total, server_settings, walpressure_version, accept_data_loss) "
 							   "SELECT r->>'label', r->>'setting', "
 							   "  ARRAY(SELECT jsonb_array_elements_text(r->'vals')), "
 							   "  (r->>'clients')::int, (r->>'duration_s')::float8 * interval '1 s', r->>'workload', "
@@ -477,16 +545,20 @@ wp_sweep_record(WpPlan *plan)
 							   "     'backend_flush_after', 'max_wal_size', 'checkpoint_timeout', "
 							   "     'checkpoint_completion_target', 'shared_buffers', 'wal_level', "
 							   "     'max_worker_processes')), "
-							   "  (SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'walpressure') "
+							   "  (SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'walpressure'), "
+							   "  coalesce((r->>'accept_data_loss')::bool, false) "
 							   "FROM (SELECT $1::jsonb AS r) s "
 							   "RETURNING sweep_id, setting, array_to_string(vals, E'\\x1f'), "
 							   "  array_length(vals, 1), repeats, clients, "
-							   "  coalesce((settings->>'batch_size')::int, 1), "
+							   "  coalesce((settings->>'batch_size')::int, 1) || ',' || "
+							   "  coalesce((settings->>'round_trip_us')::int, 0), "
 							   "  extract(epoch FROM duration), extract(epoch FROM warmup), workload, "
 							   "  prewarm, coalesce(scale, 1), "
 							   "  (SELECT string_agg(key || '=' || value, E'\\n') "
-							   "   FROM jsonb_each_text(settings) WHERE key NOT IN ('batch_size', 'sql')), "
-							   "  settings->>'sql', $1::jsonb->>'search_path', coalesce(iops_cap, 0)",
+							   "   FROM jsonb_each_text(settings) "
+							   "   WHERE key NOT IN ('batch_size', 'round_trip_us', 'sql')), "
+							   "  settings->>'sql', $1::jsonb->>'search_path', coalesce(iops_cap, 0), "
+							   "  accept_data_loss",
 							   2, (Oid[]) {TEXTOID, TEXTOID},
 							   (Datum[]) {CStringGetTextDatum(wp_sweep->request),
 								   CStringGetTextDatum(run_by)},
@@ -505,19 +577,21 @@ wp_sweep_record(WpPlan *plan)
 		plan->nvals = pg_strtoint32(wp_spi_text(4));
 		plan->repeats = pg_strtoint32(wp_spi_text(5));
 		plan->clients = pg_strtoint32(wp_spi_text(6));
-		plan->batch_size = pg_strtoint32(wp_spi_text(7));
+		if (sscanf(wp_spi_text(7), "%d,%d", &plan->batch_size, &plan->round_trip_us) != 2)
+			elog(ERROR, "invalid batch_size or round_trip_us");
 		plan->duration_s = strtod(wp_spi_text(8), NULL);
 		plan->warmup_s = strtod(wp_spi_text(9), NULL);
 		plan->workload = wp_workload_from_name(wp_spi_text(10));
 		plan->prewarm = strcmp(wp_spi_text(11), "t") == 0;
 		plan->scale = pg_strtoint32(wp_spi_text(12));
 		fixed = wp_spi_text(13);
-		plan->fixed_settings = pstrdup(fixed ? fixed : "");
+		plan->fixed_settings = wp_split_fixed(plan, fixed ? fixed : "");
 		sql = wp_spi_text(14);
 		plan->sql = pstrdup(sql ? sql : "");
 		sql = wp_spi_text(15);
 		plan->search_path = pstrdup(sql ? sql : "");
 		plan->iops_cap = pg_strtoint32(wp_spi_text(16));
+		plan->accept_data_loss = strcmp(wp_spi_text(17), "t") == 0;
 		MemoryContextSwitchTo(spi);
 	}
 	wp_as_owner_end();
@@ -533,9 +607,20 @@ wp_sweep_record(WpPlan *plan)
 		plan->vals[i] = vals;
 		vals = sep ? sep + 1 : vals + strlen(vals);
 	}
-	plan->setting_is_guc = strcmp(plan->setting, "clients") != 0 &&
-		strcmp(plan->setting, "batch_size") != 0 &&
-		strcmp(plan->setting, "iops_cap") != 0;
+	plan->setting_is_guc = !wp_is_load_param(plan->setting);
+	plan->setting_is_server = wp_is_server_setting(plan->setting);
+	plan->server_names = list_copy(plan->fixed_server_names);
+	if (plan->setting_is_server)
+		plan->server_names = lappend(plan->server_names, plan->setting);
+}
+
+static void
+wp_check_ack(const WpPlan *plan, const char *name, const char *value)
+{
+	if (!wp_is_server_setting(name))
+		elog(ERROR, "\"%s\" is not a server-wide setting walpressure changes", name);
+	if (wp_data_loss(name, value) != NULL && !plan->accept_data_loss)
+		elog(ERROR, "%s = %s can corrupt the cluster in a crash and needs accept_data_loss", name, value);
 }
 
 /*
@@ -545,9 +630,8 @@ wp_sweep_record(WpPlan *plan)
 static void
 wp_plan_check(WpPlan *plan)
 {
-	bool		load = strcmp(plan->setting, "clients") == 0 ||
-		strcmp(plan->setting, "batch_size") == 0 ||
-		strcmp(plan->setting, "iops_cap") == 0;
+	bool		load = wp_is_load_param(plan->setting);
+	int			min_value = strcmp(plan->setting, "round_trip_us") == 0 ? 0 : 1;
 	int			max_clients = load && strcmp(plan->setting, "clients") == 0 ? 0 : plan->clients;
 	char	   *lines = pstrdup(plan->fixed_settings);
 	char	   *save = NULL;
@@ -565,15 +649,27 @@ wp_plan_check(WpPlan *plan)
 	}
 	for (int i = 0; i < plan->nvals; i++)
 	{
-		if (load && pg_strtoint32(plan->vals[i]) < 1)
+		if (load && pg_strtoint32(plan->vals[i]) < min_value)
 			elog(ERROR, "invalid value for %s: \"%s\"", plan->setting, plan->vals[i]);
 		if (strcmp(plan->setting, "clients") == 0)
 			max_clients = Max(max_clients, pg_strtoint32(plan->vals[i]));
 	}
+	/* what can corrupt the cluster runs only if the caller accepted that */
+	{
+		ListCell   *ln;
+		ListCell   *lv;
+
+		forboth(ln, plan->fixed_server_names, lv, plan->fixed_server_values)
+			wp_check_ack(plan, lfirst(ln), lfirst(lv));
+		if (plan->setting_is_server)
+			for (int i = 0; i < plan->nvals; i++)
+				wp_check_ack(plan, plan->setting, plan->vals[i]);
+	}
 	if (max_clients < 1 || max_clients > wp_sweep->nslots)
 		elog(ERROR, "%d clients: walpressure has slots for 1 to %d (max_worker_processes)",
 			 max_clients, wp_sweep->nslots);
-	if (plan->batch_size < 1 || plan->repeats < 1 || plan->duration_s <= 0 ||
+	if (plan->batch_size < 1 || plan->round_trip_us < 0 ||
+		plan->repeats < 1 || plan->duration_s <= 0 ||
 		plan->warmup_s < 0)
 		elog(ERROR, "invalid sweep arguments");
 	if (strlen(plan->sql) >= WP_SQL_MAX)
@@ -655,6 +751,124 @@ wp_device_ios(const WpPlan *plan, uint64 *reads, uint64 *writes)
 	if (plan->cap_active)
 		return wp_cgroup_ios(plan->cap_mode, plan->dev, reads, writes);
 	return plan->have_dev && wp_diskstats_ios(plan->dev, reads, writes);
+}
+
+/* ---------- server-wide settings ---------- */
+
+/*
+ * Take the server-wide settings for the sweep: record what to restore
+ * (server_settings.c), then the values before the first change, then apply
+ * the fixed ones.
+ */
+static void
+wp_server_begin(WpPlan *plan)
+{
+	StringInfoData orig;
+	StringInfoData names;
+	ListCell   *lc;
+	int			rc;
+
+	if (plan->server_names == NIL)
+		return;
+	wp_server_settings_begin(plan->id, plan->server_names);
+	plan->server_active = true;
+
+	initStringInfo(&orig);
+	initStringInfo(&names);
+	foreach(lc, plan->server_names)
+	{
+		appendStringInfo(&orig, "%s=%s\n", (char *) lfirst(lc),
+						 GetConfigOption(lfirst(lc), false, false));
+		appendStringInfo(&names, "%s%s", names.len > 0 ? "\n" : "", (char *) lfirst(lc));
+	}
+	plan->originals = orig.data;
+
+	/* in the sweep's row: each value, and whether postgresql.auto.conf set it */
+	wp_xact_begin();
+	wp_as_owner_begin();
+	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET server_originals = "
+							   "(SELECT pg_catalog.jsonb_object_agg(name, pg_catalog.jsonb_build_object("
+							   "   'setting', setting, 'unit', unit, 'source', source, "
+							   "   'in_auto_conf', coalesce(sourcefile LIKE '%/postgresql.auto.conf', false))) "
+							   " FROM pg_catalog.pg_settings "
+							   " WHERE name = ANY (pg_catalog.string_to_array($2, E'\\n'))) "
+							   "WHERE sweep_id = $1",
+							   2, (Oid[]) {INT8OID, TEXTOID},
+							   (Datum[]) {Int64GetDatum(plan->id), CStringGetTextDatum(names.data)},
+							   NULL, false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "could not record the server settings of sweep " INT64_FORMAT, plan->id);
+	wp_as_owner_end();
+	wp_xact_end();
+
+	if (plan->fixed_server_names != NIL)
+		wp_server_settings_apply(plan->fixed_server_names, plan->fixed_server_values);
+}
+
+/*
+ * Put the server-wide settings back.  On failure a WARNING; the record
+ * stays, so the next server start restores them.
+ */
+static void
+wp_server_end(WpPlan *plan)
+{
+	if (!plan->server_active)
+		return;
+	PG_TRY();
+	{
+		/* no new process starts while the server shuts down: no check then */
+		plan->server_restored = wp_server_settings_end(plan->id, !wp_terminated, plan->originals);
+		plan->server_active = false;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		EmitErrorReport();
+		edata = wp_catch_error(TopMemoryContext);
+		plan->server_restored = psprintf("NOT restored (%s): the next server start restores them",
+										 edata->message);
+		ereport(WARNING,
+				(errmsg("walpressure could not restore the server settings of sweep " INT64_FORMAT,
+						plan->id),
+				 errhint("The next server start restores them.")));
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The step's settings that can lose data in a crash, as labels: the
+ * server's fsync and full_page_writes as now in effect, the clients'
+ * synchronous_commit (the step's, or the role's and database's default).
+ */
+static char *
+wp_step_data_loss(const WpPlan *plan, const char *value)
+{
+	static const char *const names[] = {"fsync", "full_page_writes", "synchronous_commit"};
+	StringInfoData out;
+
+	initStringInfo(&out);
+	for (int i = 0; i < lengthof(names); i++)
+	{
+		const char *v = GetConfigOption(names[i], false, false);
+		const char *label;
+		char	   *lines = pstrdup(plan->fixed_settings);
+		char	   *save = NULL;
+
+		for (char *line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		{
+			char	   *eq = strchr(line, '=');
+
+			if (eq && strncmp(line, names[i], eq - line) == 0 && strlen(names[i]) == eq - line)
+				v = eq + 1;
+		}
+		if (strcmp(plan->setting, names[i]) == 0)
+			v = value;
+		label = wp_data_loss(names[i], v);
+		if (label)
+			appendStringInfo(&out, "%s%s", out.len > 0 ? ", " : "", label);
+	}
+	return out.len > 0 ? out.data : NULL;
 }
 
 /* ---------- clients ---------- */
@@ -807,7 +1021,7 @@ wp_ms(double us)
  * Run one step and measure it.  False when cancelled (nothing measured).
  */
 static bool
-wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
+wp_run_step(WpPlan *plan, const char *value, const WpLoad *load,
 			WpStepResult *r, WpStepSample *samples, int *nsamples)
 {
 	StringInfoData settings;
@@ -833,6 +1047,11 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	*nsamples = 0;
 	r->read_iops = r->write_iops = -1;
 
+	/* a server-wide value first, in effect before the checkpoint and clients */
+	if (plan->setting_is_server)
+		wp_server_settings_apply(list_make1(plan->setting), list_make1(pstrdup(value)));
+	r->data_loss = wp_step_data_loss(plan, value);
+
 	/* the same WAL state at every step's start: no pending full-page images */
 	RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
 	if (plan->cap_active)
@@ -846,17 +1065,18 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	if (plan->search_path[0] != '\0')
 		appendStringInfo(&settings, "search_path=%s\n", plan->search_path);
 	appendStringInfoString(&settings, plan->fixed_settings);
-	if (plan->setting_is_guc)
+	if (plan->setting_is_guc && !plan->setting_is_server)
 		appendStringInfo(&settings, "\n%s=%s", plan->setting, value);
 	if (settings.len >= WP_SETTINGS_MAX)
 		elog(ERROR, "the step's settings are too long");
 	strlcpy(wp_sweep->settings, settings.data, WP_SETTINGS_MAX);
 	strlcpy(wp_sweep->sql, plan->sql, WP_SQL_MAX);
 	wp_sweep->workload = plan->workload;
-	wp_sweep->nclients = nclients;
-	wp_sweep->batch_size = batch_size;
+	wp_sweep->nclients = load->clients;
+	wp_sweep->batch_size = load->batch_size;
+	wp_sweep->round_trip_us = load->round_trip_us;
 	wp_sweep->scale = plan->scale;
-	for (int i = 0; i < nclients; i++)
+	for (int i = 0; i < load->clients; i++)
 	{
 		WpClientSlot *c = &wp_sweep->client[i];
 
@@ -871,16 +1091,16 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	pg_atomic_write_u32(&wp_sweep->stop, 0);
 	pg_write_barrier();
 
-	wp_clients_start(nclients);
+	wp_clients_start(load->clients);
 	if (!wp_sleep((long) (plan->warmup_s * 1000)))
 		goto stop;
 
 	/* window start: everything the clients did so far is in pg_stat_wal */
-	if (!wp_clients_flush(nclients))
+	if (!wp_clients_flush(load->clients))
 		goto stop;
 	pgstat_clear_snapshot();
 	wp_read_counters(&c0, h0);
-	wp_client_sum(nclients, t0);
+	wp_client_sum(load->clients, t0);
 	have_ios = wp_device_ios(plan, &reads0, &writes0);
 	r->started_at = c0.ts;
 	cprev = c0;
@@ -903,7 +1123,7 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 
 		pgstat_clear_snapshot();
 		wp_read_counters(&cnow, NULL);
-		wp_client_sum(nclients, tnow);
+		wp_client_sum(load->clients, tnow);
 		secs = (double) (cnow.ts - cprev.ts) / USECS_PER_SEC;
 		if (*nsamples < (int) ceil(plan->duration_s) + 1 && secs > 0)
 		{
@@ -921,7 +1141,7 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	}
 
 	/* window end: the clients' own figures now, the server's after they exit */
-	wp_client_sum(nclients, t1);
+	wp_client_sum(load->clients, t1);
 	r->seconds = (double) (GetCurrentTimestamp() - c0.ts) / USECS_PER_SEC;
 	if (have_ios && wp_device_ios(plan, &reads1, &writes1))
 	{
@@ -954,6 +1174,9 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	r->commits = c1.commits - c0.commits;
 	r->leaders = c1.leaders - c0.leaders;
 	r->wal_fsyncs = c1.wal_sync - c0.wal_sync;
+	/* open_sync and open_datasync sync each write and count no fsync */
+	if (strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0)
+		r->wal_fsyncs = c1.wal_write - c0.wal_write;
 	r->fsync_avg_ms = c1.timed_fsyncs > c0.timed_fsyncs ?
 		(double) (c1.fsync_time_us - c0.fsync_time_us) / (c1.timed_fsyncs - c0.timed_fsyncs) / 1000.0 : -1;
 	wp_hist_subtract(delta, &h1->fsync, &h0->fsync);
@@ -965,6 +1188,8 @@ wp_run_step(WpPlan *plan, const char *value, int nclients, int batch_size,
 	r->wal_buffers_full = c1.wal_buffers_full - c0.wal_buffers_full;
 	r->ckpt_timed = c1.ckpt_timed - c0.ckpt_timed;
 	r->ckpt_requested = c1.ckpt_requested - c0.ckpt_requested;
+	r->ckpt_write_ms = c1.ckpt_write_ms - c0.ckpt_write_ms;
+	r->ckpt_sync_ms = c1.ckpt_sync_ms - c0.ckpt_sync_ms;
 	ok = true;
 
 stop:
@@ -981,12 +1206,12 @@ stop:
  */
 static void
 wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
-			   int nclients, int batch_size, const WpStepResult *r,
+			   const WpLoad *load, const WpStepResult *r,
 			   const WpStepSample *samples, int nsamples)
 {
-	Datum		v[37];
-	char		nulls[37];
-	Oid			types[37];
+	Datum		v[41];
+	char		nulls[41];
+	Oid			types[41];
 	int			k = 0;
 	int			rc;
 
@@ -998,15 +1223,16 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 	ARG(TEXTOID, CStringGetTextDatum(plan->vals[value_pos - 1]), false);
 	ARG(INT4OID, Int32GetDatum(value_pos), false);
 	ARG(INT4OID, Int32GetDatum(repeat), false);
-	ARG(INT4OID, Int32GetDatum(nclients), false);
-	ARG(INT4OID, Int32GetDatum(batch_size),
+	ARG(INT4OID, Int32GetDatum(load->clients), false);
+	ARG(INT4OID, Int32GetDatum(load->batch_size),
 		plan->workload != WP_WORKLOAD_BATCH_INSERT);
+	ARG(INT4OID, Int32GetDatum(load->round_trip_us), false);
 	ARG(TIMESTAMPTZOID, TimestampTzGetDatum(r->started_at), false);
 	ARG(FLOAT8OID, FIG(r->seconds), false);
 	ARG(INT8OID, Int64GetDatum(r->transactions), false);
 	ARG(INT8OID, Int64GetDatum(r->retries), false);
 	ARG(FLOAT8OID, FIG(r->tps), false);
-	ARG(FLOAT8OID, FIG(r->tps * (plan->workload == WP_WORKLOAD_BATCH_INSERT ? batch_size : 1)),
+	ARG(FLOAT8OID, FIG(r->tps * (plan->workload == WP_WORKLOAD_BATCH_INSERT ? load->batch_size : 1)),
 		plan->workload != WP_WORKLOAD_BATCH_INSERT &&
 		plan->workload != WP_WORKLOAD_INSERT_ONLY);
 	ARG(FLOAT8OID, FIG(r->latency_avg_ms), r->transactions == 0);
@@ -1035,22 +1261,26 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 	ARG(INT4OID, Int32GetDatum((int32) r->iops_cap), r->iops_cap <= 0);
 	ARG(FLOAT8OID, FIG(r->read_iops), r->read_iops < 0);
 	ARG(FLOAT8OID, FIG(r->write_iops), r->write_iops < 0);
+	ARG(FLOAT8OID, FIG(r->ckpt_write_ms), false);
+	ARG(FLOAT8OID, FIG(r->ckpt_sync_ms), false);
+	ARG(TEXTOID, r->data_loss ? CStringGetTextDatum(r->data_loss) : (Datum) 0, r->data_loss == NULL);
 #undef ARG
 
 	wp_xact_begin();
 	wp_as_owner_begin();
 	rc = SPI_execute_with_args(
 							   "INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, "
-							   "  clients, batch_size, started_at, seconds, transactions, retries, tps, "
+							   "  clients, batch_size, round_trip_us, started_at, seconds, transactions, retries, tps, "
 							   "  rows_per_s, latency_avg_ms, latency_stddev_ms, latency_p50_ms, "
 							   "  latency_p95_ms, latency_p99_ms, commits, leaders, wal_fsyncs, "
 							   "  commits_per_fsync, wal_fsyncs_per_s, fsync_avg_ms, fsync_p50_ms, "
 							   "  fsync_p99_ms, wal_bytes, wal_records, wal_fpi, fpi_pct, "
 							   "  wal_buffers_full, checkpoints_timed, checkpoints_requested, server_seconds, "
-							   "  iops_cap, read_iops, write_iops) "
+							   "  iops_cap, read_iops, write_iops, checkpoint_write_ms, checkpoint_sync_ms, "
+							   "  data_loss) "
 							   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, "
 							   "  $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, "
-							   "  $30, $31, $32, $33, $34, $35, $36, $37)",
+							   "  $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41)",
 							   k, types, v, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "could not record step %d: %s", step, SPI_result_code_string(rc));
@@ -1091,18 +1321,22 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
  * Close the sweep row with its final status.
  */
 static void
-wp_sweep_close(int64 id, const char *status, const char *error)
+wp_sweep_close(int64 id, const char *status, const char *error, const char *restored)
 {
 	int			rc;
 
 	wp_xact_begin();
 	wp_as_owner_begin();
 	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET status = $2, error = $3, "
-							   "finished_at = clock_timestamp() WHERE sweep_id = $1",
-							   3, (Oid[]) {INT8OID, TEXTOID, TEXTOID},
+							   "finished_at = clock_timestamp(), "
+							   "server_settings_restored = coalesce($4, server_settings_restored) "
+							   "WHERE sweep_id = $1",
+							   4, (Oid[]) {INT8OID, TEXTOID, TEXTOID, TEXTOID},
 							   (Datum[]) {Int64GetDatum(id), CStringGetTextDatum(status),
-								   error ? CStringGetTextDatum(error) : (Datum) 0},
-							   (char[]) {' ', ' ', error ? ' ' : 'n'}, false, 0);
+								   error ? CStringGetTextDatum(error) : (Datum) 0,
+								   restored ? CStringGetTextDatum(restored) : (Datum) 0},
+							   (char[]) {' ', ' ', error ? ' ' : 'n', restored ? ' ' : 'n'},
+							   false, 0);
 	if (rc != SPI_OK_UPDATE)
 		elog(ERROR, "could not close sweep " INT64_FORMAT, id);
 	wp_as_owner_end();
@@ -1186,6 +1420,7 @@ wp_coordinator_main(Datum main_arg)
 			SetConfigOption("search_path", plan.search_path, PGC_USERSET, PGC_S_SESSION);
 		plan.have_dev = wp_wal_device_try(&plan.dev);
 		wp_cap_begin(&plan);
+		wp_server_begin(&plan);
 
 		total = plan.nvals * plan.repeats;
 		LWLockAcquire(wp_sweep_lock, LW_EXCLUSIVE);
@@ -1205,21 +1440,22 @@ wp_coordinator_main(Datum main_arg)
 			for (int pos = 1; pos <= plan.nvals && !wp_cancelled(); pos++)
 			{
 				const char *value = plan.vals[pos - 1];
-				int			nclients = plan.clients;
-				int			batch_size = plan.batch_size;
+				WpLoad		load = {plan.clients, plan.batch_size, plan.round_trip_us};
 				int			nsamples;
 
 				step++;
 				if (strcmp(plan.setting, "clients") == 0)
-					nclients = pg_strtoint32(value);
+					load.clients = pg_strtoint32(value);
 				else if (strcmp(plan.setting, "batch_size") == 0)
-					batch_size = pg_strtoint32(value);
+					load.batch_size = pg_strtoint32(value);
+				else if (strcmp(plan.setting, "round_trip_us") == 0)
+					load.round_trip_us = pg_strtoint32(value);
 
 				pgstat_report_activity(STATE_RUNNING, psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s",
 																plan.id, step, total, plan.setting, value));
-				if (!wp_run_step(&plan, value, nclients, batch_size, &result, samples, &nsamples))
+				if (!wp_run_step(&plan, value, &load, &result, samples, &nsamples))
 					break;
-				wp_record_step(&plan, step, pos, repeat, nclients, batch_size,
+				wp_record_step(&plan, step, pos, repeat, &load,
 							   &result, samples, nsamples);
 
 				snprintf(wp_sweep->last_step, WP_MESSAGE_MAX,
@@ -1262,7 +1498,8 @@ wp_coordinator_main(Datum main_arg)
 	{
 		bool		cap_removed = wp_cap_end(&plan);
 
-		wp_sweep_close(plan.id, status, error);
+		wp_server_end(&plan);
+		wp_sweep_close(plan.id, status, error, plan.server_restored);
 		if (cap_removed)
 			wp_state_file_remove();
 	}

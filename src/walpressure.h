@@ -116,6 +116,8 @@ typedef struct WpCounters
 	/* checkpointer */
 	int64		ckpt_timed;
 	int64		ckpt_requested;
+	double		ckpt_write_ms;	/* of the checkpoints completed */
+	double		ckpt_sync_ms;
 	/* WAL positions */
 	XLogRecPtr	insert_lsn;
 	XLogRecPtr	flush_lsn;
@@ -260,9 +262,14 @@ typedef struct WpSweep
 	WpWorkload	workload;
 	int			nclients;
 	int			batch_size;
+	int			round_trip_us;	/* emulated client round trip per statement */
 	int			scale;
 	char		settings[WP_SETTINGS_MAX];	/* "name=value\n" lines */
 	char		sql[WP_SQL_MAX];
+
+	/* the settings probe: names asked, "name=value" lines seen */
+	char		probe_names[WP_SETTINGS_MAX];
+	char		probe_values[WP_SETTINGS_MAX];
 
 	int			nslots;
 	WpClientSlot client[FLEXIBLE_ARRAY_MEMBER];
@@ -281,6 +288,16 @@ extern void wp_wake_launcher(void);
 
 /* launch.c */
 extern bool wp_is_sweepable(const char *name);
+extern bool wp_is_load_param(const char *name);
+extern bool wp_is_server_setting(const char *name);
+extern const char *wp_data_loss(const char *name, const char *value);
+
+/* server_settings.c */
+PGDLLEXPORT void wp_settings_probe_main(Datum main_arg);
+extern void wp_server_settings_startup(void);
+extern void wp_server_settings_begin(int64 sweep_id, List *managed);
+extern void wp_server_settings_apply(List *names, List *values);
+extern const char *wp_server_settings_end(int64 sweep_id, bool check, const char *originals);
 
 /* init_pgbench.c */
 PGDLLEXPORT void wp_init_pgbench_main(Datum main_arg);

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(24);
+SELECT plan(26);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -18,7 +18,10 @@ SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
 SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))
 FROM (VALUES ('run_sweep', ARRAY['text', 'text[]', 'integer', 'interval', 'text', 'integer',
-                                 'interval', 'integer', 'jsonb', 'boolean', 'text', 'boolean']),
+                                 'interval', 'integer', 'jsonb', 'boolean', 'text', 'boolean',
+                                 'boolean']),
+             ('_check_server_setting', ARRAY['text', 'text', 'boolean']),
+             ('_check_round_trip', ARRAY['text']),
              ('cancel_sweep', ARRAY['bigint']),
              ('init_pgbench', ARRAY['integer']),
              ('prewarm', ARRAY['regclass[]']),

@@ -1,6 +1,6 @@
 -- The configuration parameters and their guards.
 BEGIN;
-SELECT plan(9);
+SELECT plan(17);
 
 SELECT is((SELECT context FROM pg_settings WHERE name = 'walpressure.sample_interval'),
           'sighup', 'sample_interval is reloadable');
@@ -21,6 +21,24 @@ SELECT throws_ok('SET walpressure.sample_history = 10', '55P02', NULL,
                  'sample_history cannot be set in a session');
 SELECT throws_ok('SET walpressure.typo = 1', '42602', NULL,
                  'the walpressure prefix is reserved');
+
+-- the settings a sweep varies: each exists, and its context fits how it is applied
+SELECT is((SELECT count(*)::int FROM pg_settings WHERE name = ANY (walpressure.sweepable_settings())),
+          cardinality(walpressure.sweepable_settings()), 'every sweepable setting exists');
+SELECT is((SELECT array_agg(DISTINCT context) FROM pg_settings
+           WHERE name = ANY (walpressure.sweepable_server_settings())),
+          ARRAY['sighup'], 'the server-wide ones take effect on a reload');
+SELECT ok((SELECT array_agg(DISTINCT context) FROM pg_settings
+           WHERE name = ANY (walpressure.sweepable_settings())
+             AND NOT name = ANY (walpressure.sweepable_server_settings())) <@ ARRAY['user', 'superuser'],
+          'the others a session sets for itself');
+
+-- what a crash can lose
+SELECT is(walpressure._data_loss('fsync', 'off'), 'fsync=off', 'fsync off is labelled');
+SELECT is(walpressure._data_loss('full_page_writes', 'false'), 'full_page_writes=off', 'full_page_writes false is labelled');
+SELECT is(walpressure._data_loss('synchronous_commit', 'off'), 'synchronous_commit=off', 'synchronous_commit off is labelled');
+SELECT is(walpressure._data_loss('synchronous_commit', 'local'), NULL, 'synchronous_commit local loses nothing a crash can take');
+SELECT is(walpressure._data_loss('fsync', 'on'), NULL, 'fsync on is safe');
 
 SELECT * FROM finish();
 ROLLBACK;

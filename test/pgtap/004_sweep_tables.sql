@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(15);
+SELECT plan(27);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -24,11 +24,27 @@ SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
 FROM unnest(ARRAY['tps', 'latency_p99_ms', 'commits_per_fsync']) AS c;
 
 SELECT columns_are('walpressure', 'results', ARRAY[
-    'sweep_id', 'label', 'setting', 'value', 'repeats', 'tps', 'rows_per_s',
+    'sweep_id', 'label', 'setting', 'value', 'value_pos', 'repeats', 'tps', 'tps_stddev',
+    'tps_ci_low', 'tps_ci_high', 'tps_stddev_seconds', 'rows_per_s',
     'latency_avg_ms', 'latency_stddev_ms', 'latency_p50_ms', 'latency_p95_ms',
-    'latency_p99_ms', 'commits_per_fsync', 'wal_fsyncs_per_s', 'iops_cap', 'write_iops',
-    'read_iops', 'fsync_avg_ms', 'wal_mb',
-    'fpi_pct', 'checkpoints', 'retries', 'speedup']);
+    'latency_p99_ms', 'latency_p99_stddev_ms', 'latency_p99_ci_low_ms', 'latency_p99_ci_high_ms',
+    'commits_per_fsync', 'wal_fsyncs_per_s', 'iops_cap', 'write_iops',
+    'read_iops', 'fsync_avg_ms', 'wal_mb', 'fpi_pct', 'wal_buffers_full',
+    'checkpoints_timed', 'checkpoints_requested', 'checkpoint_write_s',
+    'checkpoint_sync_s', 'retries', 'speedup', 'speedup_ci_low', 'speedup_ci_high',
+    'verdict', 'ci_basis', 'data_loss']);
+SELECT has_view('walpressure', 'best', 'view best');
+SELECT columns_are('walpressure', 'best', ARRAY[
+    'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
+    'verdict', 'apply', 'diagnoses']);
+SELECT table_privs_are('walpressure', 'best', 'pg_monitor', ARRAY['SELECT']);
+SELECT function_returns('walpressure', 'report', ARRAY['bigint'], 'setof text');
+SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
+
+SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
+FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss']) AS c;
+SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
+FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored']) AS c;
 
 SELECT is(
     (SELECT pg_get_function_arguments('walpressure.run_sweep'::regproc)),
@@ -36,7 +52,7 @@ SELECT is(
     'workload text DEFAULT ''simple-update''::text, iops_cap integer DEFAULT NULL::integer, '
     'warmup interval DEFAULT ''00:00:05''::interval, repeats integer DEFAULT 1, '
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
-    'label text DEFAULT NULL::text, wait boolean DEFAULT true',
+    'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();

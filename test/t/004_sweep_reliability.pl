@@ -82,7 +82,7 @@ CREATE TABLE secret (i int);
 CREATE ROLE regress_sweeper LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_sweeper;
 GRANT EXECUTE ON FUNCTION
-    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool),
+    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool),
     walpressure._launch_sweep(text, bool), walpressure._check_setting(text, text),
     walpressure._free_worker_slots()
 TO regress_sweeper;

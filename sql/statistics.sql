@@ -1,0 +1,78 @@
+--
+-- Statistics, verdicts, the best value, the text chart and the SVG, on step
+-- rows with known figures.
+--
+\pset null '(null)'
+
+-- the t quantiles behind the intervals
+SELECT df, round(walpressure._t975(df)::numeric, 3) AS t975
+FROM unnest(ARRAY[1, 2, 4, 30, 40, 120, 100000]) AS df;
+
+-- sweep 1001: commit_delay 0 / 500 / 1000, three repeats, at a 1000 IOPS cap
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
+                                warmup, repeats, prewarm, run_by, database, steps_total,
+                                steps_done, status, server_settings, label)
+VALUES (1001, 'commit_delay', '{0,500,1000}', 10, '10 s', 'simple-update', 1000, '2 s', 3, true,
+        current_user, current_database(), 9, 9, 'done', '{"commit_siblings": "5"}', 'known figures'),
+       (1002, 'commit_delay', '{0,100}', 4, '4 s', 'simple-update', NULL, '2 s', 1, true,
+        current_user, current_database(), 2, 2, 'done', '{"commit_siblings": "5"}', NULL);
+
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, latency_p99_ms,
+                               commits, leaders, wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s,
+                               wal_bytes, wal_records, wal_fpi, wal_buffers_full,
+                               checkpoints_timed, checkpoints_requested, server_seconds,
+                               iops_cap, write_iops, checkpoint_write_ms, checkpoint_sync_ms)
+SELECT 1001, step, value, pos, rep, 10, 0, '2026-11-21', 10, tps * 10, 0, tps, p99,
+       tps * 10, tps * 2, tps * 10 / cpf, cpf, tps / cpf, 1048576, 1000, 10, 0,
+       0, CASE WHEN step = 6 THEN 1 ELSE 0 END, 10.1, 1000, iops, 0, 0
+FROM (VALUES (1, '0', 1, 1, 100, 10, 2.5, 1000),
+             (2, '500', 2, 1, 200, 8, 5.0, 990),
+             (3, '1000', 3, 1, 101, 9, 2.6, 700),
+             (4, '0', 1, 2, 110, 12, 2.5, 1000),
+             (5, '500', 2, 2, 210, 9, 5.0, 990),
+             (6, '1000', 3, 2, 111, 10, 2.6, 700),
+             (7, '0', 1, 3, 90, 14, 2.5, 1000),
+             (8, '500', 2, 3, 190, 7, 5.0, 990),
+             (9, '1000', 3, 3, 91, 11, 2.6, 700)) AS v(step, value, pos, rep, tps, p99, cpf, iops);
+
+-- sweep 1002: one repeat, so the intervals come from the per-second samples;
+-- 4 clients with commit_siblings 5
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, latency_p99_ms, commits,
+                               leaders, wal_fsyncs, wal_fsyncs_per_s, wal_bytes, wal_records, wal_fpi,
+                               wal_buffers_full, checkpoints_timed, checkpoints_requested,
+                               server_seconds, checkpoint_write_ms, checkpoint_sync_ms)
+VALUES (1002, 1, '0', 1, 1, 4, 0, '2026-11-21', 4, 200, 0, 50, 1.5, 200, 100, 100, 25, 0, 0, 0, 3, 0, 0, 4.1, 0, 0),
+       (1002, 2, '100', 2, 1, 4, 0, '2026-11-21', 4, 204, 2, 51, 1.51, 204, 100, 100, 25, 0, 0, 0, 0, 0, 0, 4.1, 0, 0);
+INSERT INTO walpressure.step_samples (sweep_id, step, second, tps, latency_p99_ms, commits, wal_fsyncs, wal_bytes)
+SELECT 1002, step, second, tps, 1.0 + tps / 100.0, tps, tps / 2, 0
+FROM (VALUES (1, 1, 50), (1, 2, 52), (1, 3, 48), (1, 4, 50),
+             (2, 1, 51), (2, 2, 53), (2, 3, 49), (2, 4, 51)) AS v(step, second, tps);
+
+SELECT sweep_id, value, repeats, tps, tps_stddev, tps_ci_low, tps_ci_high, speedup,
+       speedup_ci_low, speedup_ci_high, verdict, ci_basis
+FROM walpressure.results WHERE sweep_id IN (1001, 1002);
+
+SELECT sweep_id, value, latency_p99_ms, latency_p99_stddev_ms, latency_p99_ci_low_ms,
+       latency_p99_ci_high_ms, write_iops, commits_per_fsync, checkpoints_requested
+FROM walpressure.results WHERE sweep_id IN (1001, 1002);
+
+\x on
+SELECT * FROM walpressure.best WHERE sweep_id IN (1001, 1002);
+\x off
+
+SELECT * FROM walpressure.report(1001);
+SELECT * FROM walpressure.report(1002);
+SELECT walpressure.report(-1);
+
+-- the SVG is a well-formed document with a point per value and both series
+SELECT xml_is_well_formed_document(walpressure.plot(1001)) AS well_formed,
+       (SELECT count(*) FROM regexp_matches(walpressure.plot(1001), '<circle', 'g')) AS points,
+       walpressure.plot(1001) LIKE '%write IOPS%' AS iops_axis,
+       walpressure.plot(1001) LIKE '%>commit_delay</text>%' AS x_label,
+       length(walpressure.plot(1001)) > 1000 AS drawn;
+SELECT xml_is_well_formed_document(walpressure.plot(1002)) AS well_formed_without_iops,
+       walpressure.plot(1002) LIKE '%write IOPS%' AS iops_axis;
+
+DELETE FROM walpressure.sweeps WHERE sweep_id IN (1001, 1002);

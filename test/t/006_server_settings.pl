@@ -1,0 +1,243 @@
+# Server-wide settings in sweeps: applied with ALTER SYSTEM and a reload,
+# and the server left exactly as it was, whatever happens.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+
+my $node = PostgreSQL::Test::Cluster->new('server_settings');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+fsync = on
+max_worker_processes = 16
+restart_after_crash = on
+});
+$node->start;
+$node->safe_psql('postgres', q{
+CREATE EXTENSION walpressure CASCADE;
+SELECT walpressure.init_pgbench(1);
+});
+my $pgdata = $node->data_dir;
+my $autoconf = "$pgdata/postgresql.auto.conf";
+
+# A postgresql.auto.conf a DBA wrote: one setting a sweep will change, one it
+# will not, and a comment of theirs, so "byte for byte" means something.
+$node->safe_psql('postgres', q{ALTER SYSTEM SET wal_writer_delay = '300ms'});
+$node->safe_psql('postgres', q{ALTER SYSTEM SET work_mem = '8MB'});
+append_to_file($autoconf, "# tuned by the DBA on 2026-11-01\n");
+$node->reload;
+
+my @managed = qw(fsync full_page_writes wal_writer_delay wal_writer_flush_after
+  max_wal_size checkpoint_timeout checkpoint_completion_target wal_sync_method);
+my $settings_query = q{
+SELECT string_agg(name || '=' || setting || ' ' || source || ' ' || coalesce(sourcefile, '') || ':'
+                  || coalesce(sourceline::text, '') || ' ' || pending_restart, E'\n' ORDER BY name)
+FROM pg_settings WHERE name IN ('} . join("', '", @managed, 'work_mem', 'synchronous_commit') . q{')};
+
+my $settings_before = $node->safe_psql('postgres', $settings_query);
+my $file_before = slurp_file($autoconf);
+
+sub unchanged
+{
+	my ($what) = @_;
+	# what a new session sees: every server process has the settings back
+	is($node->safe_psql('postgres', $settings_query), $settings_before, "$what: pg_settings as before");
+	is(slurp_file($autoconf), $file_before, "$what: postgresql.auto.conf identical, byte for byte");
+	ok(!-e "$pgdata/walpressure.settings", "$what: no restore record left");
+	ok(!-e "$pgdata/walpressure.auto.conf.orig", "$what: no copy of postgresql.auto.conf left");
+	ok(!-e "$pgdata/walpressure.needs_sync", "$what: no data directory sync pending");
+}
+
+sub sweep_field
+{
+	my ($id, $field) = @_;
+	return $node->safe_psql('postgres', "SELECT $field FROM walpressure.sweeps WHERE sweep_id = $id");
+}
+
+# the value the server has now, seen by a new session
+sub show
+{
+	return $node->safe_psql('postgres', "SHOW $_[0]");
+}
+
+# --- a max_wal_size sweep: checkpoints per step in the results
+my $id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('max_wal_size', ARRAY['32MB', '1GB'], clients => 4,
+                             duration => '4 s', warmup => '1 s', prewarm => false,
+                             workload => 'batch-insert', settings => '{"batch_size": 1000}')});
+is(sweep_field($id, 'status'), 'done', 'max_wal_size sweep done');
+unchanged('after a max_wal_size sweep');
+is(sweep_field($id, 'server_settings_restored'), 'restored byte for byte',
+	'the sweep says how it restored');
+is(sweep_field($id, q{server_originals->'max_wal_size'->>'in_auto_conf'}), 'false',
+	'the original max_wal_size was not in postgresql.auto.conf');
+my ($req32, $req1g) = split /\|/, $node->safe_psql('postgres', qq{
+SELECT (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $id AND value = '32MB'),
+       (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $id AND value = '1GB')});
+note "requested checkpoints in the window: 32MB $req32, 1GB $req1g";
+cmp_ok($req32, '>', $req1g, 'a small max_wal_size requests more checkpoints in the window');
+is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM walpressure.steps
+WHERE sweep_id = $id AND checkpoint_write_ms >= 0 AND checkpoint_sync_ms >= 0 AND data_loss IS NULL}),
+	'2', 'checkpoint write and sync time per step; nothing at risk');
+
+# --- wal_writer_delay, set in postgresql.auto.conf before the sweep; the
+# steps run with the value in effect (a client sees it)
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('wal_writer_delay', ARRAY['10ms', '1000ms'], clients => 2,
+                             duration => '2 s', warmup => '0 s', prewarm => false,
+                             workload => 'custom',
+                             settings => '{"sql": "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) SELECT -1, 1, 1, extract(epoch FROM current_setting(''wal_writer_delay'')::interval) * 1000, now()"}')});
+is(sweep_field($id, 'status'), 'done', 'wal_writer_delay sweep done');
+is($node->safe_psql('postgres', q{
+SELECT string_agg(DISTINCT delta::text, ' ' ORDER BY delta::text) FROM pgbench_history WHERE tid = -1}),
+	'10 1000', 'each step\'s clients ran with its wal_writer_delay in effect');
+is(sweep_field($id, q{server_originals->'wal_writer_delay'->>'in_auto_conf'}), 'true',
+	'the original wal_writer_delay was in postgresql.auto.conf');
+unchanged('after a wal_writer_delay sweep');
+
+# --- a sweep that fails in its second step: restored on error
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('checkpoint_completion_target', ARRAY['0.5', '0.7'], clients => 1,
+                             duration => '2 s', warmup => '0 s', prewarm => false, wait => false,
+                             workload => 'custom',
+                             settings => '{"sql": "SELECT CASE WHEN current_setting(''checkpoint_completion_target'') = ''0.7'' THEN 1 / floor(random())::int END"}')});
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+is(sweep_field($id, 'status'), 'failed', 'a client error fails the sweep');
+unchanged('after a failed sweep');
+
+# --- cancel during a checkpoint_timeout step
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('checkpoint_timeout', ARRAY['30s', '1h'], clients => 2,
+                             duration => '30 s', warmup => '0 s', prewarm => false, wait => false)});
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+is(show('checkpoint_timeout'), '30s', 'the step\'s checkpoint_timeout is in effect server-wide');
+is($node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)"), 't', 'cancel_sweep');
+is(sweep_field($id, 'status'), 'cancelled', 'the sweep reads cancelled');
+unchanged('after a cancel during a checkpoint_timeout step');
+
+# --- a change by someone else during the sweep is kept
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('wal_writer_flush_after', ARRAY['0', '1MB'], clients => 1,
+                             duration => '3 s', warmup => '0 s', prewarm => false, wait => false)});
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+$node->safe_psql('postgres', q{ALTER SYSTEM SET maintenance_work_mem = '77MB'});
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+like(sweep_field($id, 'server_settings_restored'), qr/setting by setting/,
+	'a concurrent ALTER SYSTEM: restored setting by setting');
+like(slurp_file($autoconf), qr/^maintenance_work_mem = '77MB'$/m, 'the other change is kept');
+is(show('wal_writer_flush_after'), '1MB', 'wal_writer_flush_after is back');
+is(show('wal_writer_delay'), '300ms', 'wal_writer_delay (theirs, in the file) is back');
+$node->safe_psql('postgres', q{ALTER SYSTEM RESET maintenance_work_mem});
+# back to the reference file for what follows
+open(my $fh, '>', $autoconf) or die;
+print $fh $file_before;
+close $fh;
+$node->reload;
+unchanged('the reference file back');
+
+# --- kill -9 during an acknowledged fsync=off step: restored at restart
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('fsync', ARRAY['off'], clients => 2, duration => '60 s',
+                             warmup => '0 s', prewarm => false, wait => false,
+                             accept_data_loss => true)});
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+is(show('fsync'), 'off', 'fsync is off server-wide during the step');
+my $coordinator = $node->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure coordinator'});
+kill 'KILL', $coordinator;
+$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die 'the sweep was not marked aborted';
+is(show('fsync'), 'on', 'after the crash restart fsync is on again');
+unchanged('after kill -9 during an fsync=off step');
+like(slurp_file($node->logfile), qr/server settings interrupted sweep $id changed are restored byte for byte/,
+	'the postmaster restored them before recovery, and says so');
+like(slurp_file($node->logfile), qr/syncing the data directory: a sweep ran with fsync = off/,
+	'and synced what was written while fsync was off');
+
+# the same after the whole server is killed, then started
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('full_page_writes', ARRAY['off'], clients => 2, duration => '60 s',
+                             warmup => '0 s', prewarm => false, wait => false,
+                             accept_data_loss => true)});
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+is(show('full_page_writes'), 'off', 'full_page_writes off during the step');
+my @server_pids = split /\n/, $node->safe_psql('postgres', 'SELECT pid FROM pg_stat_activity');
+$node->kill9;
+# the old server's processes notice and leave; until then its memory is in use
+for (1 .. 100)
+{
+	last unless grep { kill 0, $_ } @server_pids;
+	usleep(100_000);
+}
+ok(!(grep { kill 0, $_ } @server_pids), 'the killed server\'s processes are gone');
+$node->start;
+$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die 'the sweep was not marked aborted';
+unchanged('after kill -9 of the postmaster during a full_page_writes=off step');
+
+# --- labels of what a crash can lose
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], clients => 1,
+                             duration => '1 s', warmup => '0 s', prewarm => false,
+                             settings => '{"fsync": "off"}', accept_data_loss => true)});
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ': ' || data_loss, ' / ' ORDER BY step) FROM walpressure.steps WHERE sweep_id = $id}),
+	'on: fsync=off / off: fsync=off, synchronous_commit=off', 'steps label the settings that can lose data');
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ': ' || data_loss, ' / ') FROM walpressure.results WHERE sweep_id = $id}),
+	'on: fsync=off / off: fsync=off, synchronous_commit=off', 'and so do the results');
+unchanged('after a sweep with fsync fixed off');
+
+# --- refused, with nothing changed
+my ($ret, $out, $err);
+my $sweeps_before = $node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.sweeps');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('work_mem', ARRAY['4MB'])});
+like($err, qr/walpressure cannot sweep "work_mem"/, 'a setting outside the list');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('wal_buffers', ARRAY['16MB', '64MB'])});
+like($err, qr/cannot sweep "wal_buffers": it takes effect only when the server restarts/,
+	'a restart-only setting is refused clearly');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"shared_buffers": "1GB"}')});
+like($err, qr/cannot set "shared_buffers" in settings: it takes effect only when the server restarts/,
+	'a restart-only setting in settings too');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('fsync', ARRAY['on', 'off'])});
+like($err, qr/fsync = off is refused: a crash while it is in effect can corrupt the whole cluster/,
+	'fsync=off without accept_data_loss is refused');
+like($err, qr/accept_data_loss => true/, 'the refusal says how to accept');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"full_page_writes": "false"}')});
+like($err, qr/full_page_writes = false is refused.*torn pages/s, 'full_page_writes=off in settings too');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('max_wal_size', ARRAY['1GB', 'lots'])});
+like($err, qr/invalid value for parameter "max_wal_size": "lots"/, 'a bad value is caught first');
+$node->safe_psql('postgres', q{
+CREATE ROLE sweeper LOGIN;
+GRANT USAGE ON SCHEMA walpressure TO sweeper;
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep TO sweeper;
+GRANT EXECUTE ON FUNCTION walpressure._free_worker_slots, walpressure._check_setting,
+                          walpressure._check_server_setting, walpressure._launch_sweep TO sweeper;
+});
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT walpressure.run_sweep('max_wal_size', ARRAY['1GB'])}, extra_params => [ '-U', 'sweeper' ]);
+like($err, qr/permission denied to change max_wal_size for the whole server/,
+	'a role without ALTER SYSTEM on the parameter is refused');
+like($err, qr/GRANT ALTER SYSTEM ON PARAMETER max_wal_size TO sweeper/, 'with the GRANT that allows it');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.sweeps'), $sweeps_before,
+	'the refused sweeps recorded nothing');
+unchanged('after the refusals');
+
+done_testing();
