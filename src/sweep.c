@@ -58,6 +58,7 @@
 #include "utils/timestamp.h"
 
 #include "walpressure.h"
+#include "compat.h"
 
 #define WP_STATE_FILE		"walpressure.sweep"
 #define WP_STATE_FILE_TMP	"walpressure.sweep.tmp"
@@ -1018,6 +1019,31 @@ wp_ms(double us)
 }
 
 /*
+ * A checkpoint, and its statistics in: the checkpointer wakes the waiter
+ * before it reports the checkpoint to pgstat, and the step's own checkpoint
+ * must not count as one inside the measured window.
+ */
+static void
+wp_step_checkpoint(void)
+{
+	int64		timed0, req0, timed, req;
+	double		w, s;
+
+	pgstat_clear_snapshot();
+	wp_read_checkpoints(&timed0, &req0, &w, &s);
+	RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+	for (int waited = 0; waited < 5000; waited += 10)
+	{
+		pgstat_clear_snapshot();
+		wp_read_checkpoints(&timed, &req, &w, &s);
+		if (timed + req > timed0 + req0)
+			break;
+		pg_usleep(10000L);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
  * Run one step and measure it.  False when cancelled (nothing measured).
  */
 static bool
@@ -1053,7 +1079,7 @@ wp_run_step(WpPlan *plan, const char *value, const WpLoad *load,
 	r->data_loss = wp_step_data_loss(plan, value);
 
 	/* the same WAL state at every step's start: no pending full-page images */
-	RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+	wp_step_checkpoint();
 	if (plan->cap_active)
 	{
 		r->iops_cap = wp_cap_of_step(plan, value);
