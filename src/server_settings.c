@@ -532,8 +532,18 @@ wp_probe_settings(const char *names)
 }
 
 /*
- * Reload: the postmaster (and through it every process) and this one.
- * Then wait until a process the postmaster forks sees what this one sees
+ * Reload the postmaster (and through it every process) and this process.
+ */
+static void
+wp_reload(int elevel)
+{
+	if (kill(PostmasterPid, SIGHUP) != 0)
+		elog(elevel, "could not signal the postmaster: %m");
+	ProcessConfigFile(PGC_SIGHUP);
+}
+
+/*
+ * Reload (wp_reload), then wait until a process the postmaster forks sees what this one sees
  * for `names`.
  */
 static void
@@ -545,9 +555,7 @@ wp_reload_and_check(List *names)
 	TimestampTz deadline;
 	char	   *seen = NULL;
 
-	if (kill(PostmasterPid, SIGHUP) != 0)
-		elog(ERROR, "could not signal the postmaster: %m");
-	ProcessConfigFile(PGC_SIGHUP);
+	wp_reload(ERROR);
 
 	initStringInfo(&want);
 	initStringInfo(&ask);
@@ -714,9 +722,7 @@ wp_server_settings_end(int64 sweep_id, bool check_arg, const char *originals)
 	/* the file is back and the record gone: from here on, only warnings */
 	if (!check)
 	{
-		if (kill(PostmasterPid, SIGHUP) != 0)
-			elog(WARNING, "could not signal the postmaster: %m");
-		ProcessConfigFile(PGC_SIGHUP);
+		wp_reload(WARNING);
 		return how;
 	}
 	PG_TRY();
