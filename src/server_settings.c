@@ -543,8 +543,8 @@ wp_reload(int elevel)
 }
 
 /*
- * Reload (wp_reload), then wait until a process the postmaster forks sees what this one sees
- * for `names`.
+ * Reload (wp_reload), then wait until a process the postmaster forks sees
+ * what this one sees for `names`.
  */
 static void
 wp_reload_and_check(List *names)
