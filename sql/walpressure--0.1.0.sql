@@ -227,6 +227,8 @@ CREATE TABLE steps (
     checkpoint_write_ms float8 NOT NULL,
     checkpoint_sync_ms float8 NOT NULL,
     data_loss text,
+    wal_lsn_start pg_lsn,
+    wal_lsn_end pg_lsn,
     PRIMARY KEY (sweep_id, step)
 );
 
@@ -243,6 +245,10 @@ COMMENT ON COLUMN steps.checkpoint_sync_ms IS
 'time the checkpoints completed in the window spent in fsync (pg_stat_bgwriter.checkpoint_sync_time)';
 COMMENT ON COLUMN steps.data_loss IS
 'the step''s settings that can lose data in a crash: fsync=off, full_page_writes=off (corruption), synchronous_commit=off (the last commits); NULL: none';
+COMMENT ON COLUMN steps.wal_lsn_start IS
+'WAL insert position at the window''s start; with wal_lsn_end, what pg_waldump --stats reads to show what the step''s WAL was made of';
+COMMENT ON COLUMN steps.wal_lsn_end IS
+'WAL insert position when the clients had exited (the end of server_seconds)';
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
@@ -54,6 +55,7 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/pg_lsn.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
@@ -146,6 +148,8 @@ typedef struct WpStepResult
 	int64		iops_cap;		/* the step's write cap, 0: none */
 	double		read_iops;		/* < 0: not measured */
 	double		write_iops;
+	XLogRecPtr	lsn_start;		/* WAL insert position at the window's start */
+	XLogRecPtr	lsn_end;		/* and after the clients exit */
 } WpStepResult;
 
 /* One second of a step's measured window. */
@@ -1126,6 +1130,7 @@ wp_run_step(WpPlan *plan, const char *value, const WpLoad *load,
 		goto stop;
 	pgstat_clear_snapshot();
 	wp_read_counters(&c0, h0);
+	r->lsn_start = GetXLogInsertRecPtr();
 	wp_client_sum(load->clients, t0);
 	have_ios = wp_device_ios(plan, &reads0, &writes0);
 	r->started_at = c0.ts;
@@ -1178,6 +1183,7 @@ wp_run_step(WpPlan *plan, const char *value, const WpLoad *load,
 	wp_clients_stop();
 	pgstat_clear_snapshot();
 	wp_read_counters(&c1, h1);
+	r->lsn_end = GetXLogInsertRecPtr();
 
 	n = t1->txns - t0->txns;
 	r->transactions = n;
@@ -1235,9 +1241,9 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 			   const WpLoad *load, const WpStepResult *r,
 			   const WpStepSample *samples, int nsamples)
 {
-	Datum		v[41];
-	char		nulls[41];
-	Oid			types[41];
+	Datum		v[43];
+	char		nulls[43];
+	Oid			types[43];
 	int			k = 0;
 	int			rc;
 
@@ -1290,6 +1296,8 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 	ARG(FLOAT8OID, FIG(r->ckpt_write_ms), false);
 	ARG(FLOAT8OID, FIG(r->ckpt_sync_ms), false);
 	ARG(TEXTOID, r->data_loss ? CStringGetTextDatum(r->data_loss) : (Datum) 0, r->data_loss == NULL);
+	ARG(PG_LSNOID, LSNGetDatum(r->lsn_start), false);
+	ARG(PG_LSNOID, LSNGetDatum(r->lsn_end), false);
 #undef ARG
 
 	wp_xact_begin();
@@ -1303,10 +1311,10 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 							   "  fsync_p99_ms, wal_bytes, wal_records, wal_fpi, fpi_pct, "
 							   "  wal_buffers_full, checkpoints_timed, checkpoints_requested, server_seconds, "
 							   "  iops_cap, read_iops, write_iops, checkpoint_write_ms, checkpoint_sync_ms, "
-							   "  data_loss) "
+							   "  data_loss, wal_lsn_start, wal_lsn_end) "
 							   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, "
 							   "  $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, "
-							   "  $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41)",
+							   "  $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43)",
 							   k, types, v, nulls, false, 0);
 	if (rc != SPI_OK_INSERT)
 		elog(ERROR, "could not record step %d: %s", step, SPI_result_code_string(rc));

@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(27);
+SELECT plan(29);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -42,7 +42,8 @@ SELECT function_returns('walpressure', 'report', ARRAY['bigint'], 'setof text');
 SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
-FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss']) AS c;
+FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss',
+                   'wal_lsn_start', 'wal_lsn_end']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored']) AS c;
 
