@@ -117,20 +117,13 @@ wp_client_sum(int nclients, WpClientTotals *t)
 static void
 wp_client_apply_settings(const char *lines)
 {
-	char	   *copy = pstrdup(lines);
-	char	   *save = NULL;
+	List	   *values;
+	List	   *names = wp_setting_lines(lines, &values);
+	ListCell   *n,
+			   *v;
 
-	for (char *line = strtok_r(copy, "\n", &save); line != NULL;
-		 line = strtok_r(NULL, "\n", &save))
-	{
-		char	   *eq = strchr(line, '=');
-
-		if (eq == NULL)
-			continue;
-		*eq = '\0';
-		SetConfigOption(line, eq + 1, PGC_SUSET, PGC_S_SESSION);
-	}
-	pfree(copy);
+	forboth(n, names, v, values)
+		SetConfigOption(lfirst(n), lfirst(v), PGC_SUSET, PGC_S_SESSION);
 }
 
 static SPIPlanPtr

@@ -95,6 +95,34 @@ wp_is_server_setting(const char *name)
 }
 
 /*
+ * Parse "name=value" lines, the form a step's settings take in shared
+ * memory and in the plan: returns the names, and the values in *values, in
+ * order.  Lines without '=' are skipped.  The elements point into one copy
+ * of `lines` in the current memory context: never pfree them one by one.
+ */
+List *
+wp_setting_lines(const char *lines, List **values)
+{
+	List	   *names = NIL;
+	char	   *copy = pstrdup(lines);
+	char	   *save = NULL;
+
+	*values = NIL;
+	for (char *line = strtok_r(copy, "\n", &save); line != NULL;
+		 line = strtok_r(NULL, "\n", &save))
+	{
+		char	   *eq = strchr(line, '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		names = lappend(names, line);
+		*values = lappend(*values, eq + 1);
+	}
+	return names;
+}
+
+/*
  * The label of a setting's value that can lose data in a crash, or NULL:
  * fsync=off and full_page_writes=off can corrupt the cluster,
  * synchronous_commit=off loses the last commits.

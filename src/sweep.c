@@ -35,7 +35,6 @@
 #include <unistd.h>
 
 #include "access/xact.h"
-#include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
@@ -496,24 +495,22 @@ static char *
 wp_split_fixed(WpPlan *plan, const char *lines)
 {
 	StringInfoData session;
-	char	   *copy = pstrdup(lines);
-	char	   *save = NULL;
+	List	   *values;
+	List	   *names = wp_setting_lines(lines, &values);
+	ListCell   *n,
+			   *v;
 
 	initStringInfo(&session);
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	forboth(n, names, v, values)
 	{
-		char	   *eq = strchr(line, '=');
-
-		if (eq == NULL)
-			continue;
-		*eq = '\0';
-		if (wp_is_server_setting(line))
+		if (wp_is_server_setting(lfirst(n)))
 		{
-			plan->fixed_server_names = lappend(plan->fixed_server_names, pstrdup(line));
-			plan->fixed_server_values = lappend(plan->fixed_server_values, pstrdup(eq + 1));
+			plan->fixed_server_names = lappend(plan->fixed_server_names, lfirst(n));
+			plan->fixed_server_values = lappend(plan->fixed_server_values, lfirst(v));
 		}
 		else
-			appendStringInfo(&session, "%s%s=%s", session.len > 0 ? "\n" : "", line, eq + 1);
+			appendStringInfo(&session, "%s%s=%s", session.len > 0 ? "\n" : "",
+							 (char *) lfirst(n), (char *) lfirst(v));
 	}
 	return session.data;
 }
@@ -643,6 +640,7 @@ wp_plan_check(WpPlan *plan)
 
 	if (!load && !wp_is_sweepable(plan->setting))
 		elog(ERROR, "walpressure cannot sweep \"%s\"", plan->setting);
+	/* not wp_setting_lines(): a line without '=' is checked here, not skipped */
 	for (char *line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 	{
 		char	   *eq = strchr(line, '=');
@@ -851,21 +849,21 @@ wp_step_data_loss(const WpPlan *plan, const char *value)
 {
 	static const char *const names[] = {"fsync", "full_page_writes", "synchronous_commit"};
 	StringInfoData out;
+	List	   *fixed_values;
+	List	   *fixed_names = wp_setting_lines(plan->fixed_settings, &fixed_values);
 
 	initStringInfo(&out);
 	for (int i = 0; i < lengthof(names); i++)
 	{
 		const char *v = GetConfigOption(names[i], false, false);
 		const char *label;
-		char	   *lines = pstrdup(plan->fixed_settings);
-		char	   *save = NULL;
+		ListCell   *n,
+				   *f;
 
-		for (char *line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		forboth(n, fixed_names, f, fixed_values)
 		{
-			char	   *eq = strchr(line, '=');
-
-			if (eq && strncmp(line, names[i], eq - line) == 0 && strlen(names[i]) == eq - line)
-				v = eq + 1;
+			if (strcmp(lfirst(n), names[i]) == 0)
+				v = lfirst(f);
 		}
 		if (strcmp(plan->setting, names[i]) == 0)
 			v = value;
@@ -1130,7 +1128,7 @@ wp_run_step(WpPlan *plan, const char *value, const WpLoad *load,
 		goto stop;
 	pgstat_clear_snapshot();
 	wp_read_counters(&c0, h0);
-	r->lsn_start = GetXLogInsertRecPtr();
+	r->lsn_start = c0.insert_lsn;
 	wp_client_sum(load->clients, t0);
 	have_ios = wp_device_ios(plan, &reads0, &writes0);
 	r->started_at = c0.ts;
@@ -1183,7 +1181,7 @@ wp_run_step(WpPlan *plan, const char *value, const WpLoad *load,
 	wp_clients_stop();
 	pgstat_clear_snapshot();
 	wp_read_counters(&c1, h1);
-	r->lsn_end = GetXLogInsertRecPtr();
+	r->lsn_end = c1.insert_lsn;
 
 	n = t1->txns - t0->txns;
 	r->transactions = n;
@@ -1296,8 +1294,8 @@ wp_record_step(WpPlan *plan, int step, int value_pos, int repeat,
 	ARG(FLOAT8OID, FIG(r->ckpt_write_ms), false);
 	ARG(FLOAT8OID, FIG(r->ckpt_sync_ms), false);
 	ARG(TEXTOID, r->data_loss ? CStringGetTextDatum(r->data_loss) : (Datum) 0, r->data_loss == NULL);
-	ARG(PG_LSNOID, LSNGetDatum(r->lsn_start), false);
-	ARG(PG_LSNOID, LSNGetDatum(r->lsn_end), false);
+	ARG(PG_LSNOID, LSNGetDatum(r->lsn_start), XLogRecPtrIsInvalid(r->lsn_start));
+	ARG(PG_LSNOID, LSNGetDatum(r->lsn_end), XLogRecPtrIsInvalid(r->lsn_end));
 #undef ARG
 
 	wp_xact_begin();

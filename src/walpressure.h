@@ -291,6 +291,7 @@ extern bool wp_is_sweepable(const char *name);
 extern bool wp_is_load_param(const char *name);
 extern bool wp_is_server_setting(const char *name);
 extern const char *wp_data_loss(const char *name, const char *value);
+extern List *wp_setting_lines(const char *lines, List **values);
 
 /* server_settings.c */
 PGDLLEXPORT void wp_settings_probe_main(Datum main_arg);
