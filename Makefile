@@ -13,10 +13,20 @@ OBJS = \
 	src/probe.o \
 	src/sampler.o \
 	src/sqlfuncs.o \
-	src/server_settings.o \
-	src/launch.o \
-	src/sweep.o \
+	src/policy.o \
+	src/request.o \
+	src/job.o \
+	src/progress.o \
+	src/coordinator.o \
+	src/step.o \
+	src/figures.o \
+	src/clients.o \
 	src/client.o \
+	src/results.o \
+	src/recovery.o \
+	src/cap.o \
+	src/server_settings.o \
+	src/settings_record.o \
 	src/init_pgbench.o \
 	src/cgroup.o \
 	src/worker.o \
@@ -24,7 +34,15 @@ OBJS = \
 
 SHLIB_LINK = -lcgroup
 
-DATA = sql/walpressure--0.1.0.sql
+# The install script, from SQL pieces by concern (in this order).
+SQL_PIECES = \
+	sql/install/01_live.sql \
+	sql/install/02_tables.sql \
+	sql/install/03_results.sql \
+	sql/install/04_sweep_api.sql \
+	sql/install/05_disk.sql \
+	sql/install/06_reading.sql
+DATA_built = walpressure--0.1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src
 
 REGRESS = live samples privileges sweep_errors iops_cap statistics
@@ -38,6 +56,9 @@ EXTRA_CLEAN = tmp_check tmp_check_np results regression.diffs regression.out
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+walpressure--0.1.0.sql: $(SQL_PIECES)
+	cat $^ > $@
 
 .PHONY: installcheck-not-preloaded
 installcheck-not-preloaded:

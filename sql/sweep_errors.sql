@@ -87,9 +87,8 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool),
-    walpressure._launch_sweep(text, bool), walpressure._check_setting(text, text),
-    walpressure._free_worker_slots() TO regress_wp_nologin;
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool)
+    TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
@@ -97,14 +96,83 @@ RESET ROLE;
 DROP OWNED BY regress_wp_nologin;
 DROP ROLE regress_wp_nologin;
 
--- whoever may call _launch_sweep directly gets the same limits: nothing runs
-SELECT walpressure._launch_sweep('{"setting": "clients", "vals": ["5000"], "clients": 1,
-    "duration_s": 1, "workload": "simple-update", "warmup_s": 0, "repeats": 1,
-    "settings": {}, "prewarm": false, "scale": 1}', true);
-SELECT walpressure._launch_sweep('{"setting": "session_replication_role", "vals": ["replica"],
-    "clients": 1, "duration_s": 1, "workload": "simple-update", "warmup_s": 0, "repeats": 1,
-    "settings": {}, "prewarm": false, "scale": 1}', true);
-SELECT walpressure._launch_sweep('{"setting": "commit_delay", "vals": ["0"],
-    "clients": 1, "duration_s": 1, "workload": "simple-update", "warmup_s": 0, "repeats": 1,
-    "settings": {"lo_compat_privileges": "on"}, "prewarm": false, "scale": 1}', true);
-SELECT sweep_id, status, steps_done, error FROM walpressure.sweeps WHERE sweep_id > 1 ORDER BY 1;
+-- Hostile input.  Each is refused before anything starts: no worker, no
+-- row, no crash-restart (which would end this session and restart the
+-- sampler: its start time is compared at the end).
+SELECT backend_start AS sampler_start FROM pg_stat_activity
+WHERE backend_type = 'walpressure sampler' \gset
+SELECT count(*) AS sweeps_before FROM walpressure.sweeps \gset
+
+-- a value is one line: no newline can become a second setting for the clients
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY[E'on\nlo_compat_privileges=on'], clients => 1);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[E'0\r'], clients => 1);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+                             settings => '{"commit_siblings": "5\nlo_compat_privileges=on"}');
+SELECT walpressure.run_sweep('wal_writer_delay', ARRAY[E'200ms\nfsync=off'], clients => 1);
+-- '=' is no separator: the whole text is the value, or the name
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on=off'], clients => 1);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+                             settings => '{"commit_siblings=1\nlo_compat_privileges": "on"}');
+SELECT walpressure.run_sweep('commit_delay=1', ARRAY['0'], clients => 1);
+-- arrays: empty, NULL, NULL elements, two dimensions, too many values
+SELECT walpressure.run_sweep('clients', ARRAY[]::text[]);
+SELECT walpressure.run_sweep('clients', NULL::text[]);
+SELECT walpressure.run_sweep('clients', ARRAY[NULL]::text[]);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[['0', '10'], ['20', '30']], clients => 1);
+SELECT walpressure.run_sweep('commit_delay', array_agg(i::text), clients => 1)
+FROM generate_series(1, 65) AS i;
+-- shapes of settings: nested, null, not an object
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+                             settings => '{"commit_siblings": {"a": 1}}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+                             settings => '{"commit_siblings": null}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, settings => '"5"');
+-- extremes of the load and of time
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2147483647);
+SELECT walpressure.run_sweep('clients', ARRAY['2147483648']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 year');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, warmup => '2 days');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1'], clients => 1, repeats => 2147483647);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, label => repeat('x', 9000));
+-- nothing to cancel: no sweep 0, none of a starting launch
+SELECT walpressure.cancel_sweep(0);
+SELECT walpressure.cancel_sweep(-1);
+
+-- A grantee given run_sweep reaches no further than its own rights: no
+-- superuser-only setting without SET privilege on it, no disk cap without
+-- the right to set_iops_cap.
+CREATE ROLE regress_wp_grantee LOGIN;
+GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool)
+    TO regress_wp_grantee;
+GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
+SET ROLE regress_wp_grantee;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 1);
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1,
+                             settings => '{"wal_compression": "on"}');
+SELECT walpressure.run_sweep('iops_cap', ARRAY['500'], clients => 1);
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, iops_cap => 100);
+SELECT walpressure.run_sweep('max_wal_size', ARRAY['1GB'], clients => 1);
+-- the defaults prewarm the tables as the caller: that needs prewarm()
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1);
+RESET ROLE;
+-- with SET privilege on commit_delay, that check passes (and the next one refuses)
+GRANT SET ON PARAMETER commit_delay TO regress_wp_grantee;
+SET ROLE regress_wp_grantee;
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 500);
+RESET ROLE;
+REVOKE SET ON PARAMETER commit_delay FROM regress_wp_grantee;
+DROP OWNED BY regress_wp_grantee;
+DROP ROLE regress_wp_grantee;
+
+-- no internal entry point skips these checks: there is none
+SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = 'walpressure' AND p.proname LIKE '\_%' AND p.prolang = 13
+ORDER BY 1;
+
+-- and nothing started, nothing was recorded, the server did not restart
+SELECT count(*) - :sweeps_before AS new_sweeps FROM walpressure.sweeps;
+SELECT count(*) AS workers_left FROM pg_stat_activity
+WHERE backend_type IN ('walpressure client', 'walpressure coordinator');
+SELECT backend_start = :'sampler_start' AS sampler_not_restarted FROM pg_stat_activity
+WHERE backend_type = 'walpressure sampler';

@@ -35,7 +35,7 @@
 #include "postmaster/postmaster.h"
 #include "storage/fd.h"
 
-#include "walpressure.h"
+#include "cgroup.h"
 
 #ifndef CGROUP_SUPER_MAGIC
 #define CGROUP_SUPER_MAGIC	0x27e0eb

@@ -56,7 +56,8 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
-#include "walpressure.h"
+#include "clients.h"
+#include "worker.h"
 
 /* pgbench's statements (src/bin/pgbench/pgbench.c, builtin_script) */
 #define SQL_UPDATE_ACCOUNT \
@@ -92,38 +93,22 @@ typedef struct WpClient
 } WpClient;
 
 /*
- * The clients' counters, summed now.
- */
-void
-wp_client_sum(int nclients, WpClientTotals *t)
-{
-	memset(t, 0, sizeof(WpClientTotals));
-	for (int i = 0; i < nclients; i++)
-	{
-		WpClientSlot *c = &wp_sweep->client[i];
-
-		t->txns += pg_atomic_read_u64(&c->txns);
-		t->retries += pg_atomic_read_u64(&c->retries);
-		t->latency_ms += *(volatile double *) &c->latency_ms;
-		t->latency_sq_ms += *(volatile double *) &c->latency_sq_ms;
-		wp_hist_accumulate(&t->hist, &c->hist);
-	}
-}
-
-/*
- * Apply the step's "name=value" lines to this session.  They were checked
- * by run_sweep with the same GUC machinery, so a failure here is an error.
+ * Apply the step's session settings, each one value the GUC machinery
+ * parsed when run_sweep checked it, with the privileges of the role the
+ * client runs as: a setting only superusers may set needs SET privilege on
+ * it, as the role's own SET would.
  */
 static void
-wp_client_apply_settings(const char *lines)
+wp_client_apply_settings(const WpLoadSpec *spec)
 {
-	List	   *values;
-	List	   *names = wp_setting_lines(lines, &values);
-	ListCell   *n,
-			   *v;
+	GucContext	context = superuser() ? PGC_SUSET : PGC_USERSET;
 
-	forboth(n, names, v, values)
-		SetConfigOption(lfirst(n), lfirst(v), PGC_SUSET, PGC_S_SESSION);
+	if (spec->search_path[0] != '\0')
+		(void) set_config_option("search_path", spec->search_path, PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SET, true, ERROR, false);
+	for (int i = 0; i < spec->nsettings; i++)
+		(void) set_config_option(spec->settings[i].name, spec->settings[i].value, context,
+								 PGC_S_SESSION, GUC_ACTION_SET, true, ERROR, false);
 }
 
 static SPIPlanPtr
@@ -167,7 +152,7 @@ wp_client_prepare(WpClient *cl)
 			cl->insert_history = wp_prepare(SQL_INSERT_HISTORY, 4, history);
 			break;
 		case WP_WORKLOAD_CUSTOM:
-			cl->custom = wp_prepare(wp_sweep->sql, 0, NULL);
+			cl->custom = wp_prepare(wp_clients->spec.sql, 0, NULL);
 			break;
 	}
 
@@ -272,9 +257,10 @@ wp_client_transaction(WpClient *cl)
  * Record why this client stopped early, for the coordinator to report.
  */
 static void
-wp_client_fail(WpClient *cl, const char *message)
+wp_client_fail(WpClient *cl, const ErrorData *edata)
 {
-	strlcpy(cl->slot->error, message, sizeof(cl->slot->error));
+	cl->slot->sqlerrcode = edata->sqlerrcode;
+	strlcpy(cl->slot->error, edata->message ? edata->message : "", sizeof(cl->slot->error));
 }
 
 /*
@@ -286,7 +272,7 @@ wp_client_exit(int code, Datum arg)
 {
 	WpClientSlot *slot = (WpClientSlot *) DatumGetPointer(arg);
 
-	if (pg_atomic_read_u32(&wp_sweep->stop) == 0 && slot->error[0] == '\0')
+	if (pg_atomic_read_u32(&wp_clients->stop) == 0 && slot->error[0] == '\0')
 		strlcpy(slot->error, "the client worker was terminated before the step ended",
 				sizeof(slot->error));
 	pg_write_barrier();
@@ -300,53 +286,54 @@ void
 wp_client_main(Datum main_arg)
 {
 	WpClient	cl;
+	const WpLoadSpec *spec = &wp_clients->spec;
 	MemoryContext client_context;
 	bool		failed = false;
 
 	memset(&cl, 0, sizeof(cl));
-	cl.slot = &wp_sweep->client[DatumGetInt32(main_arg)];
+	cl.slot = &wp_clients->slot[DatumGetInt32(main_arg)];
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 	before_shmem_exit(wp_client_exit, PointerGetDatum(cl.slot));
-	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
+	BackgroundWorkerInitializeConnectionByOid(spec->dboid, spec->roleoid, 0);
 	pgstat_report_appname("walpressure client");
 
 	client_context = AllocSetContextCreate(TopMemoryContext, "walpressure client",
 										   ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(client_context);
 
-	cl.workload = wp_sweep->workload;
-	cl.batch_size = Max(wp_sweep->batch_size, 1);
-	cl.round_trip_us = Max(wp_sweep->round_trip_us, 0);
+	cl.workload = spec->workload;
+	cl.batch_size = Max(spec->batch_size, 1);
+	cl.round_trip_us = Max(spec->round_trip_us, 0);
 	/* sleep what was asked: the default timer slack adds 50 us to each */
 	if (cl.round_trip_us > 0)
 		(void) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	cl.scale = Max(wp_sweep->scale, 1);
+	cl.scale = Max(spec->scale, 1);
 	pg_prng_seed(&cl.prng, ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp());
 
 	PG_TRY();
 	{
 		/* fsync latency per commit needs WAL I/O timing */
 		SetConfigOption("track_wal_io_timing", "on", PGC_SUSET, PGC_S_SESSION);
-		wp_client_apply_settings(wp_sweep->settings);
+		wp_client_apply_settings(spec);
 		wp_client_prepare(&cl);
 	}
 	PG_CATCH();
 	{
 		ErrorData  *edata = wp_catch_error(client_context);
 
-		wp_client_fail(&cl, edata->message);
+		wp_client_fail(&cl, edata);
 		failed = true;
 	}
 	PG_END_TRY();
 
 	pgstat_report_activity(STATE_RUNNING, "walpressure client workload");
 
-	while (!failed && pg_atomic_read_u32(&wp_sweep->stop) == 0)
+	while (!failed && pg_atomic_read_u32(&wp_clients->stop) == 0)
 	{
-		uint32		gen = pg_atomic_read_u32(&wp_sweep->flush_gen);
+		uint32		gen = pg_atomic_read_u32(&wp_clients->flush_gen);
 		instr_time	start;
 		instr_time	elapsed;
 
@@ -393,7 +380,7 @@ wp_client_main(Datum main_arg)
 				wp_owned_add(&cl.slot->retries, 1);
 			else
 			{
-				wp_client_fail(&cl, edata->message);
+				wp_client_fail(&cl, edata);
 				failed = true;
 			}
 			FreeErrorData(edata);

@@ -23,6 +23,7 @@
 
 #include "pgstat.h"
 #include "storage/proc.h"
+#include "utils/wait_event.h"
 
 /* Index of this process's PGPROC, the key of its probe slot. */
 static inline int
@@ -34,6 +35,13 @@ wp_my_procno(void)
 	return MyProc != NULL ? MyProc->pgprocno : -1;
 #endif
 }
+
+/* The wait event class of a buffer pin wait (renamed in 17). */
+#if PG_VERSION_NUM >= 170000
+#define WP_WAIT_BUFFER_PIN PG_WAIT_BUFFERPIN
+#else
+#define WP_WAIT_BUFFER_PIN PG_WAIT_BUFFER_PIN
+#endif
 
 /* Does this server count a backend's own WAL fsyncs where we can see them? */
 #if PG_VERSION_NUM >= 180000

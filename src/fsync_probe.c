@@ -31,7 +31,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "walpressure.h"
+#include "shmem.h"
 
 PG_FUNCTION_INFO_V1(wp_probe_fsync);
 

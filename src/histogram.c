@@ -18,7 +18,7 @@
 
 #include "port/pg_bitutils.h"
 
-#include "walpressure.h"
+#include "histogram.h"
 
 /*
  * The bucket of a duration.

@@ -32,13 +32,18 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
-#include "walpressure.h"
+#include "init_pgbench.h"
+#include "job.h"
+#include "shmem.h"
+#include "worker.h"
 
 /* pgbench's constants */
 #define NBRANCHES	1
 #define NTELLERS	10
 #define NACCOUNTS	100000
 #define SCALE_32BIT_THRESHOLD 20000
+/* 10 billion accounts, about 1.5 TB: more than anyone tunes WAL on */
+#define WP_INIT_SCALE_MAX	100000
 
 static const char *const wp_tables[] = {
 	"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"
@@ -49,7 +54,7 @@ static void
 wp_init_check_cancel(void)
 {
 	CHECK_FOR_INTERRUPTS();
-	if (pg_atomic_read_u32(&wp_sweep->cancel) != 0)
+	if (wp_job_cancelled())
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
 				 errmsg("init_pgbench was cancelled")));
@@ -58,10 +63,7 @@ wp_init_check_cancel(void)
 static void
 wp_init_step(int step, const char *what)
 {
-	snprintf(wp_sweep->last_step, WP_MESSAGE_MAX, "init_pgbench: %s", what);
-	pg_write_barrier();
-	pg_atomic_write_u32(&wp_sweep->steps_done, step);
-	wp_wake_launcher();
+	wp_job_step_done(step, psprintf("init_pgbench: %s", what));
 	wp_init_check_cancel();
 }
 
@@ -115,33 +117,38 @@ static void
 wp_init_exit(int code, Datum arg)
 {
 	if (!wp_finished)
-		wp_worker_finish("failed", "the init_pgbench worker exited unexpectedly (see the server log)", 0);
+	{
+		ErrorData	edata = {0};
+
+		edata.sqlerrcode = ERRCODE_INTERNAL_ERROR;
+		edata.message = "the init_pgbench worker exited unexpectedly (see the server log)";
+		wp_job_finish("failed", &edata, 0);
+	}
 }
 
 /*
- * Entry point of the init_pgbench worker.  The request is the scale, a
- * newline, and the caller's search_path (where pgbench would create the
- * tables).
+ * Entry point of the init_pgbench worker.  The request is the scale and the
+ * caller's search_path (where pgbench would create the tables).
  */
 void
 wp_init_pgbench_main(Datum main_arg)
 {
 	int			scale;
 	bool		big;
-	const char *status = "done";
-	char	   *error = NULL;
-	char	   *search_path;
+	const char *volatile status = "done";
+	ErrorData  *volatile error = NULL;
+	const WpInitRequest *req = wp_job_init_request();
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 	before_shmem_exit(wp_init_exit, 0);
-	BackgroundWorkerInitializeConnectionByOid(wp_sweep->dboid, wp_sweep->roleoid, 0);
+	BackgroundWorkerInitializeConnectionByOid(wp_job_database(), wp_job_role(), 0);
 	pgstat_report_appname("walpressure init_pgbench");
-	scale = (int) strtol(wp_sweep->request, &search_path, 10);
-	if (*search_path == '\n')
-		SetConfigOption("search_path", search_path + 1, PGC_USERSET, PGC_S_SESSION);
+	scale = req->scale;
+	(void) set_config_option("search_path", req->search_path, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SET, true, ERROR, false);
 	big = scale >= SCALE_32BIT_THRESHOLD;
-	wp_sweep->steps_total = 5;
+	wp_job_started(0, 5);
 
 	PG_TRY();
 	{
@@ -198,11 +205,40 @@ wp_init_pgbench_main(Datum main_arg)
 		EmitErrorReport();
 		edata = wp_catch_error(TopMemoryContext);
 		status = "failed";
-		error = edata->message;
+		error = edata;
 	}
 	PG_END_TRY();
 
 	wp_finished = true;
-	wp_worker_finish(status, error, 0);
+	wp_job_finish(status, error, 0);
 	proc_exit(0);
+}
+
+PG_FUNCTION_INFO_V1(wp_init_pgbench);
+
+/*
+ * init_pgbench(scale int): the pgbench tables, built by a worker (VACUUM
+ * cannot run inside the caller's function call), where the caller's
+ * search_path says.
+ */
+Datum
+wp_init_pgbench(PG_FUNCTION_ARGS)
+{
+	WpInitRequest *req = palloc0(sizeof(WpInitRequest));
+
+	wp_require_preload();
+	req->scale = PG_GETARG_INT32(0);
+	if (req->scale < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale must be at least 1")));
+	if (req->scale > WP_INIT_SCALE_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale must be at most %d (%d million accounts)",
+						WP_INIT_SCALE_MAX, WP_INIT_SCALE_MAX / 10)));
+	wp_job_check_role();
+	wp_caller_search_path(req->search_path);
+	wp_job_run_init(req);
+	PG_RETURN_VOID();
 }

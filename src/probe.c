@@ -30,6 +30,7 @@
 #include "portability/instr_time.h"
 
 #include "compat.h"
+#include "shmem.h"
 #include "walpressure.h"
 
 /* State carried from PRE_COMMIT to COMMIT of the current transaction. */

@@ -34,6 +34,11 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "cgroup.h"
+#include "compat.h"
+#include "job.h"
+#include "recovery.h"
+#include "shmem.h"
 #include "walpressure.h"
 
 /* A minute-ring entry is kept when this much time passed since the last. */
@@ -86,7 +91,7 @@ wp_count_waits(WpSample *s)
 		else if (event == WAIT_EVENT_WAL_WRITE)
 			s->wait_wal_write++;
 		else if (class == PG_WAIT_LWLOCK || class == PG_WAIT_LOCK ||
-				 class == PG_WAIT_BUFFER_PIN || class == PG_WAIT_IO ||
+				 class == WP_WAIT_BUFFER_PIN || class == PG_WAIT_IO ||
 				 class == PG_WAIT_IPC)
 			s->wait_other++;
 	}
@@ -95,22 +100,35 @@ wp_count_waits(WpSample *s)
 static bool wp_have_dev = false;
 static WpDevice wp_dev;
 
+/* Whether the server sits in the cap's cgroup, checked every 10 s at most. */
+#define WP_CGROUP_RECHECK_MS	10000
+static TimestampTz wp_cgroup_checked_at = 0;
+static bool wp_cgroup_counts = false;
+static WpCgroupMode wp_cgroup_mode_cached = WP_CG_NONE;
+
 /*
  * The pg_wal disk's IOs so far: the cgroup's counters when the server is in
  * the cap's cgroup (they count the server's IOs), /proc/diskstats otherwise.
+ * Whether it is in the cgroup costs a few files to read: that is cached,
+ * and read again every 10 s and after a reload.
  */
 static void
 wp_sample_ios(WpSample *s)
 {
-	WpCgroupMode mode;
-	char	   *detail;
-	char	   *hint;
-
 	if (!wp_have_dev)
 		return;
-	if (wp_cgroup_problem(&mode, &detail, &hint) == NULL &&
-		wp_cgroup_self_enrolled(mode) &&
-		wp_cgroup_ios(mode, wp_dev, &s->dev_reads, &s->dev_writes))
+	if (TimestampDifferenceExceeds(wp_cgroup_checked_at, GetCurrentTimestamp(),
+								   WP_CGROUP_RECHECK_MS))
+	{
+		char	   *detail;
+		char	   *hint;
+
+		wp_cgroup_counts = wp_cgroup_problem(&wp_cgroup_mode_cached, &detail, &hint) == NULL &&
+			wp_cgroup_self_enrolled(wp_cgroup_mode_cached);
+		wp_cgroup_checked_at = GetCurrentTimestamp();
+	}
+	if (wp_cgroup_counts &&
+		wp_cgroup_ios(wp_cgroup_mode_cached, wp_dev, &s->dev_reads, &s->dev_writes))
 		s->ios_source = 2;
 	else if (wp_diskstats_ios(wp_dev, &s->dev_reads, &s->dev_writes))
 		s->ios_source = 1;
@@ -175,6 +193,7 @@ wp_sampler_main(Datum main_arg)
 	WpHistPair *prev_hist;
 	WpHistSnap *delta;
 	TimestampTz next;
+	MemoryContext loop_cxt;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
@@ -188,13 +207,19 @@ wp_sampler_main(Datum main_arg)
 	pgstat_report_appname("walpressure sampler");
 
 	/* a sweep the server stopped during is closed once recovery is over */
-	wp_sweep_state_file_check();
+	if (wp_job_idle())
+		wp_recovery_start();
 
 	now_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	prev_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	delta = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistSnap));
 
 	wp_have_dev = wp_wal_device_try(&wp_dev);
+
+	/* what one sample allocates is freed before the next */
+	loop_cxt = AllocSetContextCreate(TopMemoryContext, "walpressure sampler loop",
+									 ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(loop_cxt);
 
 	/* the first interval starts now, not at server start */
 	wp_probe_sum(&(WpCounters) {0}, prev_hist);
@@ -204,6 +229,8 @@ wp_sampler_main(Datum main_arg)
 	{
 		TimestampTz now = GetCurrentTimestamp();
 		long		wait_ms = TimestampDifferenceMilliseconds(now, next);
+
+		MemoryContextReset(loop_cxt);
 
 		if (wait_ms <= 0)
 		{
@@ -226,6 +253,7 @@ wp_sampler_main(Datum main_arg)
 
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			wp_cgroup_checked_at = 0;	/* walpressure.cgroup may have changed */
 			if (wp_sample_interval_ms != old_interval)
 				next = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 												   wp_sample_interval_ms);

@@ -22,14 +22,11 @@
  * the baseline and empty the rings, and readers take it shared to copy.
  * The commit path never touches it.
  *
- * The sweep control block (WpSweep) has its own lock, wp_sweep_lock, for
- * its state, id, launcher and outcome: run_sweep claims the block under it,
- * the coordinator records the sweep and its end under it.  The request and
- * the current step's parameters are written before the processes that read
- * them are started, so they need no lock.  The cancel, stop and flush flags
- * are atomics anyone may set.  A client slot follows the probe slots' rule:
- * only its client writes it, the coordinator reads it without a lock, and
- * the coordinator zeroes it only while no client runs.
+ * The sweep side's blocks are allocated here too, and each says its own
+ * rules: the job slot (job.c, with its own lock), the backend engine's
+ * client slots (clients.c: a client slot follows the probe slots' rule,
+ * only its client writes it) and the settings probe's exchange
+ * (server_settings.c).
  *
  * IDENTIFICATION
  *	  src/shmem.c
@@ -47,14 +44,17 @@
 #include "storage/shmem.h"
 #include "utils/timestamp.h"
 
+#include "clients.h"
 #include "compat.h"
+#include "job.h"
+#include "server_settings.h"
+#include "settings_record.h"
+#include "shmem.h"
 #include "walpressure.h"
 
 WpShared   *wp_shared = NULL;
 WpProbeSlot *wp_slots = NULL;
 WpSample   *wp_ring = NULL;
-WpSweep    *wp_sweep = NULL;
-LWLock	   *wp_sweep_lock = NULL;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
@@ -81,16 +81,6 @@ wp_ring_size(void)
 }
 
 /*
- * The sweep control block, with a slot for every worker the server can run.
- */
-Size
-wp_sweep_size(void)
-{
-	return add_size(offsetof(WpSweep, client),
-					mul_size(max_worker_processes, sizeof(WpClientSlot)));
-}
-
-/*
  * shmem_request_hook: reserve our memory and our locks.
  */
 static void
@@ -102,7 +92,9 @@ wp_shmem_request(void)
 	RequestAddinShmemSpace(MAXALIGN(sizeof(WpShared)));
 	RequestAddinShmemSpace(MAXALIGN(wp_slots_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_ring_size()));
-	RequestAddinShmemSpace(MAXALIGN(wp_sweep_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_job_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_clients_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_settings_probe_shmem_size()));
 	RequestNamedLWLockTranche("walpressure", 2);
 }
 
@@ -117,7 +109,8 @@ wp_shmem_startup(void)
 	bool		found_shared;
 	bool		found_slots;
 	bool		found_ring;
-	bool		found_sweep;
+	bool		found;
+	void	   *block;
 
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
@@ -127,8 +120,12 @@ wp_shmem_startup(void)
 	wp_shared = ShmemInitStruct("walpressure", sizeof(WpShared), &found_shared);
 	wp_slots = ShmemInitStruct("walpressure probe", wp_slots_size(), &found_slots);
 	wp_ring = ShmemInitStruct("walpressure samples", wp_ring_size(), &found_ring);
-	wp_sweep = ShmemInitStruct("walpressure sweep", wp_sweep_size(), &found_sweep);
-	wp_sweep_lock = &(GetNamedLWLockTranche("walpressure"))[1].lock;
+	block = ShmemInitStruct("walpressure job", wp_job_shmem_size(), &found);
+	wp_job_shmem_init(block, found, &(GetNamedLWLockTranche("walpressure"))[1].lock);
+	block = ShmemInitStruct("walpressure clients", wp_clients_shmem_size(), &found);
+	wp_clients_shmem_init(block, found);
+	block = ShmemInitStruct("walpressure settings probe", wp_settings_probe_shmem_size(), &found);
+	wp_settings_probe_shmem_init(block, found);
 
 	if (!found_shared)
 	{
@@ -160,28 +157,6 @@ wp_shmem_startup(void)
 	}
 	if (!found_ring)
 		memset(wp_ring, 0, wp_ring_size());
-	if (!found_sweep)
-	{
-		memset(wp_sweep, 0, wp_sweep_size());
-		wp_sweep->state = WP_SWEEP_IDLE;
-		wp_sweep->nslots = max_worker_processes;
-		pg_atomic_init_u32(&wp_sweep->steps_done, 0);
-		pg_atomic_init_u32(&wp_sweep->cancel, 0);
-		pg_atomic_init_u32(&wp_sweep->stop, 0);
-		pg_atomic_init_u32(&wp_sweep->flush_gen, 0);
-		for (int i = 0; i < wp_sweep->nslots; i++)
-		{
-			WpClientSlot *c = &wp_sweep->client[i];
-
-			pg_atomic_init_u64(&c->txns, 0);
-			pg_atomic_init_u64(&c->retries, 0);
-			pg_atomic_init_u32(&c->flushed_gen, 0);
-			pg_atomic_init_u32(&c->done, 0);
-			for (int b = 0; b < WP_HIST_BUCKETS; b++)
-				pg_atomic_init_u64(&c->hist.bucket[b], 0);
-		}
-	}
-
 	LWLockRelease(AddinShmemInitLock);
 
 	/*

@@ -23,6 +23,8 @@
 #include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
 
+#include "cgroup.h"
+#include "shmem.h"
 #include "walpressure.h"
 
 PG_FUNCTION_INFO_V1(wp_live_figures);
@@ -292,7 +294,6 @@ wp_reset(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(wp_set_iops_cap);
 PG_FUNCTION_INFO_V1(wp_clear_iops_cap);
 PG_FUNCTION_INFO_V1(wp_iops_cap_state);
-PG_FUNCTION_INFO_V1(wp_check_iops_cap);
 
 /*
  * set_iops_cap(write_iops int, read_iops int, device text): enrol every
@@ -400,17 +401,4 @@ wp_iops_cap_state(PG_FUNCTION_ARGS)
 		nulls[7] = false;
 	}
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
-}
-
-/*
- * _check_iops_cap(): the errors set_iops_cap would raise, for run_sweep to
- * raise before anything starts.
- */
-Datum
-wp_check_iops_cap(PG_FUNCTION_ARGS)
-{
-	wp_require_preload();
-	(void) wp_cgroup_check();
-	(void) wp_wal_device(NULL);
-	PG_RETURN_VOID();
 }

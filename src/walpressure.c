@@ -21,6 +21,8 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "cgroup.h"
+#include "shmem.h"
 #include "walpressure.h"
 
 PG_MODULE_MAGIC;

@@ -15,8 +15,9 @@
 #include "access/xact.h"
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
+#include "utils/backend_status.h"
 
-#include "walpressure.h"
+#include "worker.h"
 
 /*
  * Describe a dynamic worker of ours: connected to a database, started once
@@ -50,4 +51,27 @@ wp_catch_error(MemoryContext cxt)
 	FlushErrorState();
 	AbortCurrentTransaction();
 	return edata;
+}
+
+/*
+ * Background workers that can start now: max_worker_processes less those
+ * running, counted from the backend status array (what pg_stat_activity
+ * shows).  A moment's estimate, for a clear error before anything starts;
+ * a registration that fails all the same is an error with the same hint.
+ */
+int
+wp_free_worker_slots(void)
+{
+	int			running = 0;
+	int			n;
+
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+
+		if (local != NULL && local->backendStatus.st_backendType == B_BG_WORKER)
+			running++;
+	}
+	return Max(max_worker_processes - running, 0);
 }

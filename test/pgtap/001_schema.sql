@@ -34,10 +34,10 @@ SELECT has_function('walpressure', 'reset', '{}'::name[]);
 SELECT function_returns('walpressure', 'reset', '{}'::name[], 'void');
 SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset',
     'run_sweep', 'cancel_sweep', 'init_pgbench', 'prewarm', 'sweepable_settings',
-    'sweepable_load', '_launch_sweep', '_check_setting', '_free_worker_slots',
-    'set_iops_cap', 'clear_iops_cap', 'iops_cap_state', '_check_iops_cap', 'probe_fsync',
-    'sweepable_server_settings', '_data_loss', '_check_server_setting', '_refuse_setting',
-    '_check_round_trip', '_t975', 'report', 'plot', '_xml_text', '_nice_ceiling']);
+    'sweepable_load', 'progress_row',
+    'set_iops_cap', 'clear_iops_cap', 'iops_cap_state', 'probe_fsync',
+    'sweepable_server_settings', '_data_loss', '_t975', 'report', 'plot', '_xml_text',
+    '_nice_ceiling']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',

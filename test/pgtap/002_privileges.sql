@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(26);
+SELECT plan(25);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -20,18 +20,16 @@ SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
 FROM (VALUES ('run_sweep', ARRAY['text', 'text[]', 'integer', 'interval', 'text', 'integer',
                                  'interval', 'integer', 'jsonb', 'boolean', 'text', 'boolean',
                                  'boolean']),
-             ('_check_server_setting', ARRAY['text', 'text', 'boolean']),
-             ('_check_round_trip', ARRAY['text']),
+             ('progress_row', '{}'),
              ('cancel_sweep', ARRAY['bigint']),
              ('init_pgbench', ARRAY['integer']),
              ('prewarm', ARRAY['regclass[]']),
-             ('_launch_sweep', ARRAY['text', 'boolean']),
              ('set_iops_cap', ARRAY['integer', 'integer', 'text']),
              ('clear_iops_cap', ARRAY['text']),
              ('probe_fsync', ARRAY['interval', 'integer'])) AS f(f, args);
 SELECT table_privs_are('walpressure', 'iops_cap', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', t, 'pg_monitor', ARRAY['SELECT'])
-FROM unnest(ARRAY['sweeps', 'steps']) AS t;
+FROM unnest(ARRAY['sweeps', 'steps', 'progress']) AS t;
 
 CREATE ROLE regress_tap_nobody;
 CREATE ROLE regress_tap_monitor IN ROLE pg_monitor;

@@ -82,18 +82,17 @@ CREATE TABLE secret (i int);
 CREATE ROLE regress_sweeper LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_sweeper;
 GRANT EXECUTE ON FUNCTION
-    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool),
-    walpressure._launch_sweep(text, bool), walpressure._check_setting(text, text),
-    walpressure._free_worker_slots()
+    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool)
 TO regress_sweeper;
 });
 my ($ret, $stdout, $stderr) = $node->psql('postgres', q{
+\set VERBOSITY verbose
 SET ROLE regress_sweeper;
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
                              warmup => '0 s', workload => 'custom', label => 'no rights',
                              settings => '{"sql": "INSERT INTO secret VALUES (1)"}')});
-like($stderr, qr/sweep \d+ failed: client worker 1 stopped: permission denied for table secret/,
-	'custom SQL without rights: a permission error, not a result');
+like($stderr, qr/ERROR:  42501: sweep \d+ failed: client worker 1 stopped: permission denied for table secret/,
+	'custom SQL without rights: a permission error (its SQLSTATE carried back), not a result');
 is($node->safe_psql('postgres', q{
 SELECT status || ' ' || run_by || ' ' || (SELECT count(*) FROM secret)
 FROM walpressure.sweeps WHERE label = 'no rights'}),
@@ -115,7 +114,7 @@ BEGIN EXECUTE 'ALTER ROLE regress_sweeper SUPERUSER'; RETURN 1; END $$;
 });
 ($ret, $stdout, $stderr) = $node->psql('postgres', q{
 SET ROLE regress_sweeper;
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
                              warmup => '0 s', prewarm => false, label => 'search_path',
                              workload => 'custom', settings => '{"sql": "SELECT 1"}')});
 is($node->safe_psql('postgres', q{

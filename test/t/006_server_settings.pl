@@ -228,8 +228,6 @@ $node->safe_psql('postgres', q{
 CREATE ROLE sweeper LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO sweeper;
 GRANT EXECUTE ON FUNCTION walpressure.run_sweep TO sweeper;
-GRANT EXECUTE ON FUNCTION walpressure._free_worker_slots, walpressure._check_setting,
-                          walpressure._check_server_setting, walpressure._launch_sweep TO sweeper;
 });
 ($ret, $out, $err) = $node->psql('postgres',
 	q{SELECT walpressure.run_sweep('max_wal_size', ARRAY['1GB'])}, extra_params => [ '-U', 'sweeper' ]);

@@ -1,0 +1,130 @@
+--
+-- Experiments: sweeps, their steps and per-second samples.
+--
+
+CREATE TABLE sweeps (
+    sweep_id bigserial PRIMARY KEY,
+    label text,
+    setting text NOT NULL,
+    vals text[] NOT NULL,
+    clients int NOT NULL,
+    duration interval NOT NULL,
+    workload text NOT NULL,
+    iops_cap int,
+    warmup interval NOT NULL,
+    repeats int NOT NULL,
+    settings jsonb NOT NULL DEFAULT '{}',
+    prewarm bool NOT NULL,
+    scale int,
+    run_by name NOT NULL,
+    database name NOT NULL,
+    status text NOT NULL DEFAULT 'running'
+        CHECK (status IN ('running', 'done', 'cancelled', 'failed', 'aborted')),
+    steps_total int NOT NULL,
+    steps_done int NOT NULL DEFAULT 0,
+    error text,
+    accept_data_loss bool NOT NULL DEFAULT false,
+    server_settings jsonb,
+    server_originals jsonb,
+    server_settings_restored text,
+    server_version text NOT NULL DEFAULT current_setting('server_version'),
+    walpressure_version text,
+    started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    finished_at timestamptz
+);
+
+COMMENT ON TABLE sweeps IS
+'One row per run_sweep call: its arguments, the server settings at its start, status and progress';
+COMMENT ON COLUMN sweeps.server_originals IS
+'the server-wide settings the sweep changed, as they were before its first change, and whether postgresql.auto.conf set them';
+COMMENT ON COLUMN sweeps.server_settings_restored IS
+'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
+
+CREATE TABLE steps (
+    sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,
+    step int NOT NULL,
+    value text NOT NULL,
+    value_pos int NOT NULL,
+    repeat int NOT NULL,
+    clients int NOT NULL,
+    batch_size int,
+    round_trip_us int NOT NULL,
+    started_at timestamptz NOT NULL,
+    seconds float8 NOT NULL,
+    transactions bigint NOT NULL,
+    retries bigint NOT NULL,
+    tps float8 NOT NULL,
+    rows_per_s float8,
+    latency_avg_ms float8,
+    latency_stddev_ms float8,
+    latency_p50_ms float8,
+    latency_p95_ms float8,
+    latency_p99_ms float8,
+    commits bigint NOT NULL,
+    leaders bigint NOT NULL,
+    wal_fsyncs bigint NOT NULL,
+    commits_per_fsync float8,
+    wal_fsyncs_per_s float8 NOT NULL,
+    fsync_avg_ms float8,
+    fsync_p50_ms float8,
+    fsync_p99_ms float8,
+    wal_bytes bigint NOT NULL,
+    wal_records bigint NOT NULL,
+    wal_fpi bigint NOT NULL,
+    fpi_pct float8,
+    wal_buffers_full bigint NOT NULL,
+    checkpoints_timed bigint NOT NULL,
+    checkpoints_requested bigint NOT NULL,
+    server_seconds float8 NOT NULL,
+    iops_cap int,
+    read_iops float8,
+    write_iops float8,
+    checkpoint_write_ms float8 NOT NULL,
+    checkpoint_sync_ms float8 NOT NULL,
+    data_loss text,
+    wal_lsn_start pg_lsn,
+    wal_lsn_end pg_lsn,
+    PRIMARY KEY (sweep_id, step)
+);
+
+COMMENT ON TABLE steps IS
+'One row per value x repeat of a sweep: the measured window''s figures';
+COMMENT ON COLUMN steps.round_trip_us IS
+'the emulated client round trip each client waited before each statement (BEGIN, queries, COMMIT)';
+COMMENT ON COLUMN steps.seconds IS 'length of the measured window (tps and latency cover it)';
+COMMENT ON COLUMN steps.write_iops IS
+'writes per second to the pg_wal disk over the window: the cgroup''s counters under a cap, /proc/diskstats (the whole disk) otherwise';
+COMMENT ON COLUMN steps.checkpoint_write_ms IS
+'time the checkpoints completed in the window spent writing buffers (pg_stat_bgwriter.checkpoint_write_time)';
+COMMENT ON COLUMN steps.checkpoint_sync_ms IS
+'time the checkpoints completed in the window spent in fsync (pg_stat_bgwriter.checkpoint_sync_time)';
+COMMENT ON COLUMN steps.data_loss IS
+'the step''s settings that can lose data in a crash: fsync=off, full_page_writes=off (corruption), synchronous_commit=off (the last commits); NULL: none';
+COMMENT ON COLUMN steps.wal_lsn_start IS
+'WAL insert position at the window''s start; with wal_lsn_end, what pg_waldump --stats reads to show what the step''s WAL was made of';
+COMMENT ON COLUMN steps.wal_lsn_end IS
+'WAL insert position when the clients had exited (the end of server_seconds)';
+COMMENT ON COLUMN steps.server_seconds IS
+'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
+
+CREATE TABLE step_samples (
+    sweep_id bigint NOT NULL,
+    step int NOT NULL,
+    second int NOT NULL,
+    tps float8 NOT NULL,
+    latency_p50_ms float8,
+    latency_p99_ms float8,
+    commits bigint NOT NULL,
+    wal_fsyncs bigint NOT NULL,
+    wal_bytes bigint NOT NULL,
+    PRIMARY KEY (sweep_id, step, second),
+    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
+);
+
+COMMENT ON TABLE step_samples IS
+'Each second of each step''s measured window (WAL figures lag up to a second: pg_stat_wal is flushed once a second)';
+
+SELECT pg_catalog.pg_extension_config_dump('sweeps', '');
+SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('steps', '');
+SELECT pg_catalog.pg_extension_config_dump('step_samples', '');

@@ -1,0 +1,125 @@
+-- The 97.5% quantile of Student's t with df degrees of freedom: the factor of
+-- a 95% confidence interval of a mean.  Exact to three decimals up to 30,
+-- then the Cornish-Fisher expansion (error under 0.001).
+CREATE FUNCTION _t975(df float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE
+    WHEN df < 1 THEN NULL
+    WHEN df <= 30 THEN (ARRAY[12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                              2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                              2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042])[floor(df)::int]
+    ELSE 1.959964 + 2.37224 / df + 2.82217 / (df * df)
+END;
+
+CREATE VIEW results AS
+WITH seconds AS (
+    -- each step's per-second samples
+    SELECT sweep_id, step, count(*) AS n,
+           stddev_samp(tps) AS tps_sd,
+           avg(latency_p99_ms) AS p99, stddev_samp(latency_p99_ms) AS p99_sd,
+           count(latency_p99_ms) AS p99_n
+    FROM step_samples
+    GROUP BY sweep_id, step
+), per_value AS (
+    SELECT st.sweep_id, st.value_pos, st.value,
+           count(*) AS repeats,
+           avg(st.tps) AS tps,
+           stddev_samp(st.tps) AS tps_sd_repeats,
+           sqrt(avg(se.tps_sd * se.tps_sd)) AS tps_sd_seconds,
+           max(se.n) AS seconds_n,
+           avg(st.rows_per_s) AS rows_per_s,
+           avg(st.latency_avg_ms) AS latency_avg_ms,
+           avg(st.latency_stddev_ms) AS latency_stddev_ms,
+           avg(st.latency_p50_ms) AS latency_p50_ms,
+           avg(st.latency_p95_ms) AS latency_p95_ms,
+           avg(st.latency_p99_ms) AS latency_p99_ms,
+           stddev_samp(st.latency_p99_ms) AS p99_sd_repeats,
+           max(se.p99_sd) AS p99_sd_seconds,
+           max(se.p99_n) AS p99_seconds_n,
+           sum(st.commits)::float8 / nullif(sum(st.wal_fsyncs), 0) AS commits_per_fsync,
+           avg(st.wal_fsyncs_per_s) AS wal_fsyncs_per_s,
+           avg(st.fsync_avg_ms) AS fsync_avg_ms,
+           sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
+           100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           sum(st.checkpoints_timed) AS checkpoints_timed,
+           sum(st.checkpoints_requested) AS checkpoints_requested,
+           sum(st.checkpoint_write_ms) / 1000.0 AS checkpoint_write_s,
+           sum(st.checkpoint_sync_ms) / 1000.0 AS checkpoint_sync_s,
+           string_agg(DISTINCT st.data_loss, '; ') AS data_loss,
+           sum(st.retries) AS retries,
+           avg(st.iops_cap) AS iops_cap,
+           avg(st.write_iops) AS write_iops,
+           avg(st.read_iops) AS read_iops
+    FROM steps st
+    LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
+    GROUP BY st.sweep_id, st.value_pos, st.value
+), stats AS (
+    -- the sample behind each interval: the repeats' means when there are
+    -- two or more, else the single step's seconds
+    SELECT v.*,
+           CASE WHEN v.repeats >= 2 THEN 'repeats' WHEN v.seconds_n >= 2 THEN 'seconds' END AS ci_basis,
+           CASE WHEN v.repeats >= 2 THEN v.tps_sd_repeats ELSE v.tps_sd_seconds END AS tps_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.seconds_n END AS tps_n,
+           CASE WHEN v.repeats >= 2 THEN v.p99_sd_repeats ELSE v.p99_sd_seconds END AS p99_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.p99_seconds_n END AS p99_n
+    FROM per_value v
+), ci AS (
+    SELECT s.*,
+           walpressure._t975(s.tps_n - 1) * s.tps_sd / sqrt(s.tps_n) AS tps_half,
+           walpressure._t975(s.p99_n - 1) * s.p99_sd / sqrt(s.p99_n) AS p99_half
+    FROM stats s
+)
+SELECT s.sweep_id,
+       s.label,
+       s.setting,
+       v.value,
+       v.value_pos,
+       v.repeats,
+       round(v.tps::numeric, 1) AS tps,
+       round(v.tps_sd::numeric, 1) AS tps_stddev,
+       round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
+       round((v.tps + v.tps_half)::numeric, 1) AS tps_ci_high,
+       round(v.tps_sd_seconds::numeric, 1) AS tps_stddev_seconds,
+       round(v.rows_per_s::numeric, 1) AS rows_per_s,
+       round(v.latency_avg_ms::numeric, 3) AS latency_avg_ms,
+       round(v.latency_stddev_ms::numeric, 3) AS latency_stddev_ms,
+       round(v.latency_p50_ms::numeric, 3) AS latency_p50_ms,
+       round(v.latency_p95_ms::numeric, 3) AS latency_p95_ms,
+       round(v.latency_p99_ms::numeric, 3) AS latency_p99_ms,
+       round(v.p99_sd::numeric, 3) AS latency_p99_stddev_ms,
+       round((v.latency_p99_ms - v.p99_half)::numeric, 3) AS latency_p99_ci_low_ms,
+       round((v.latency_p99_ms + v.p99_half)::numeric, 3) AS latency_p99_ci_high_ms,
+       round(v.commits_per_fsync::numeric, 2) AS commits_per_fsync,
+       round(v.wal_fsyncs_per_s::numeric, 1) AS wal_fsyncs_per_s,
+       v.iops_cap::int AS iops_cap,
+       round(v.write_iops::numeric) AS write_iops,
+       round(v.read_iops::numeric) AS read_iops,
+       round(v.fsync_avg_ms::numeric, 3) AS fsync_avg_ms,
+       round(v.wal_mb::numeric, 1) AS wal_mb,
+       round(v.fpi_pct::numeric, 1) AS fpi_pct,
+       v.wal_buffers_full,
+       v.checkpoints_timed,
+       v.checkpoints_requested,
+       round(v.checkpoint_write_s::numeric, 1) AS checkpoint_write_s,
+       round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
+       v.retries,
+       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
+       round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
+       round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
+       CASE WHEN v.value_pos = 1 THEN 'baseline'
+            WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
+            WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
+            WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
+            ELSE 'within noise'
+       END AS verdict,
+       v.ci_basis,
+       v.data_loss
+FROM ci v
+JOIN sweeps s USING (sweep_id)
+JOIN ci b ON b.sweep_id = v.sweep_id AND b.value_pos = 1
+ORDER BY s.sweep_id, v.value_pos;
+
+COMMENT ON VIEW results IS
+'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals)';

@@ -1,0 +1,159 @@
+--
+-- Preparing the data.
+--
+
+CREATE FUNCTION init_pgbench(scale int DEFAULT 10)
+RETURNS void
+AS 'MODULE_PATHNAME', 'wp_init_pgbench'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION init_pgbench(int) IS
+'The pgbench tables, built in the server as pgbench -i -I dtGvp -s scale does';
+
+CREATE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
+RETURNS TABLE (relation regclass, blocks bigint)
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    rels regclass[] := relations;
+    prewarm_schema name;
+    total bigint := 0;
+    buffers bigint;
+BEGIN
+    IF rels IS NULL THEN
+        SELECT array_agg(to_regclass(t) ORDER BY t) INTO rels
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_history',
+                          'pgbench_tellers']) AS t
+        WHERE to_regclass(t) IS NOT NULL;
+        IF coalesce(array_length(rels, 1), 0) < 4 THEN
+            RAISE EXCEPTION 'the pgbench tables are missing'
+                USING HINT = 'Create them with SELECT walpressure.init_pgbench(10); or name the relations to prewarm.';
+        END IF;
+    END IF;
+
+    SELECT n.nspname INTO prewarm_schema
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'pg_prewarm';
+
+    FOR relation IN
+        SELECT r FROM unnest(rels) AS r
+        UNION
+        SELECT i.indexrelid::regclass
+        FROM unnest(rels) AS r JOIN pg_catalog.pg_index i ON i.indrelid = r
+        ORDER BY 1
+    LOOP
+        EXECUTE format('SELECT %I.pg_prewarm($1, ''buffer'')', prewarm_schema)
+            INTO blocks USING relation;
+        total := total + blocks;
+        RETURN NEXT;
+    END LOOP;
+
+    SELECT setting::bigint INTO buffers FROM pg_catalog.pg_settings WHERE name = 'shared_buffers';
+    IF total > buffers THEN
+        RAISE NOTICE '% blocks prewarmed, but shared_buffers holds %: they do not all stay cached',
+            total, buffers
+            USING HINT = 'Raise shared_buffers or use a smaller scale, so that steps read no data from disk.';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION prewarm(regclass[]) IS
+'pg_prewarm (buffer) of the relations and all their indexes; default the pgbench tables';
+
+--
+-- Running sweeps.
+--
+
+-- The settings a sweep can vary, or fix for all its steps.
+CREATE FUNCTION sweepable_settings()
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'wp_sweepable_settings'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- Those of sweepable_settings() applied to the whole server (ALTER SYSTEM and
+-- a reload) and restored when the sweep ends.
+CREATE FUNCTION sweepable_server_settings()
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'wp_sweepable_server_settings'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- The pseudo-parameters a sweep can vary: the load itself.
+-- round_trip_us: the emulated client round trip before each statement.
+CREATE FUNCTION sweepable_load()
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'wp_sweepable_load'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- What a crash with this value can lose: 'fsync=off', 'full_page_writes=off',
+-- 'synchronous_commit=off', or NULL.
+CREATE FUNCTION _data_loss(setting text, value text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'wp_data_loss_sql'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+-- Every argument is checked in C, as the caller, before anything starts;
+-- the checked request goes to the coordinator as it is.
+CREATE FUNCTION run_sweep(
+    setting text,
+    vals text[],
+    clients int DEFAULT 10,
+    duration interval DEFAULT '60 s',
+    workload text DEFAULT 'simple-update',
+    iops_cap int DEFAULT NULL,
+    warmup interval DEFAULT '5 s',
+    repeats int DEFAULT 1,
+    settings jsonb DEFAULT '{}',
+    prewarm bool DEFAULT true,
+    label text DEFAULT NULL,
+    wait bool DEFAULT true,
+    accept_data_loss bool DEFAULT false)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'wp_run_sweep'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step';
+
+CREATE FUNCTION cancel_sweep(sweep_id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'wp_cancel_sweep'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION cancel_sweep(bigint) IS
+'Stop a running sweep and wait until it has stopped; the steps it finished are kept';
+
+CREATE FUNCTION progress_row(
+    OUT pid int,
+    OUT job text,
+    OUT sweep_id bigint,
+    OUT database text,
+    OUT run_by text,
+    OUT step int,
+    OUT steps_total int,
+    OUT steps_done int,
+    OUT setting text,
+    OUT value text,
+    OUT repeat int,
+    OUT phase text,
+    OUT phase_seconds float8,
+    OUT estimated_end timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'wp_progress'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+CREATE VIEW progress AS
+SELECT pid, job, sweep_id, database, run_by, step, steps_total, steps_done,
+       setting, value, repeat, phase, round(phase_seconds::numeric, 1) AS phase_seconds,
+       estimated_end
+FROM progress_row();
+
+COMMENT ON VIEW progress IS
+'The sweep or init_pgbench that runs, in the manner of pg_stat_progress_*: step i of n, its value and repeat, its phase (checkpoint, warm-up, measured window, ...) and for how long, and the estimated end; no row when none runs';
+
+REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
+GRANT SELECT ON sweeps, steps, step_samples, results, progress TO pg_monitor;

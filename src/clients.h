@@ -1,0 +1,103 @@
+/*-------------------------------------------------------------------------
+ *
+ * clients.h
+ *		The load engine interface a step drives, and its backend engine:
+ *		in-server client workers (clients.c starts, watches and stops them;
+ *		client.c is the worker).
+ *
+ * An engine starts N clients with the step's session settings and
+ * workload, reports whether they still run, brings the server's statistics
+ * up to date with what they did, sums their counters and latency histogram
+ * at any instant, and stops them, never leaving one behind.
+ *
+ * IDENTIFICATION
+ *	  src/clients.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_CLIENTS_H
+#define WALPRESSURE_CLIENTS_H
+
+#include "fmgr.h"
+#include "port/atomics.h"
+
+#include "histogram.h"
+#include "request.h"
+
+/* What a step asks of the load. */
+typedef struct WpLoadSpec
+{
+	Oid			dboid;			/* where and as whom the clients connect */
+	Oid			roleoid;
+	WpWorkload	workload;
+	int			clients;
+	int			batch_size;
+	int			round_trip_us;	/* backend engine: emulated round trip */
+	int			scale;
+	int			nsettings;		/* session settings, each one GUC value */
+	WpSetting	settings[WP_MAX_FIXED + 1];
+	char		search_path[WP_TEXT_MAX];
+	char		sql[WP_SQL_MAX];
+} WpLoadSpec;
+
+/* The clients' counters summed at one instant. */
+typedef struct WpLoadTotals
+{
+	uint64		txns;
+	uint64		retries;
+	double		latency_ms;		/* sum of committed transactions' times */
+	double		latency_sq_ms;	/* sum of their squares */
+	WpHistSnap	hist;
+} WpLoadTotals;
+
+/* Waits `ms` watching the step; false when the sweep was cancelled. */
+typedef bool (*WpWaitFn) (long ms);
+
+typedef struct WpLoadEngine
+{
+	const char *name;
+	void		(*start) (const WpLoadSpec *spec);
+	void		(*check) (void);	/* ERROR if a client failed or died */
+	bool		(*flush) (WpWaitFn wait);	/* statistics current; false: cancelled */
+	void		(*read) (WpLoadTotals *totals);
+	void		(*stop) (void);		/* and wait; safe when none runs */
+} WpLoadEngine;
+
+extern const WpLoadEngine wp_backend_engine;
+
+/*
+ * The backend engine's shared block.  One client worker's counters:
+ * written only by that client, read by the coordinator while it runs and
+ * after it exits.
+ */
+typedef struct WpClientSlot
+{
+	pg_atomic_uint64 txns;		/* transactions committed */
+	pg_atomic_uint64 retries;	/* serialization failures and deadlocks */
+	double		latency_ms;
+	double		latency_sq_ms;
+	pg_atomic_uint32 flushed_gen;	/* last flush_gen acted upon */
+	pg_atomic_uint32 done;		/* 1 when the client left its loop */
+	WpHist		hist;			/* transaction latency */
+	int			sqlerrcode;		/* and that error's SQLSTATE */
+	char		error[256];		/* why it stopped early, "" if it did not */
+} WpClientSlot;
+
+typedef struct WpClientBlock
+{
+	pg_atomic_uint32 stop;		/* clients: leave after this transaction */
+	pg_atomic_uint32 flush_gen; /* clients: flush statistics now */
+	WpLoadSpec	spec;			/* written before the clients start */
+	int			nslots;
+	WpClientSlot slot[FLEXIBLE_ARRAY_MEMBER];
+} WpClientBlock;
+
+extern WpClientBlock *wp_clients;
+
+PGDLLEXPORT void wp_client_main(Datum main_arg);
+
+/* Shared memory (shmem.c). */
+extern Size wp_clients_shmem_size(void);
+extern void wp_clients_shmem_init(void *block, bool found);
+
+#endif							/* WALPRESSURE_CLIENTS_H */

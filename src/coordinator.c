@@ -1,0 +1,348 @@
+/*-------------------------------------------------------------------------
+ *
+ * coordinator.c
+ *		The coordinator: a dynamic background worker in the caller's
+ *		database as the caller's role, started by run_sweep (job.c) with a
+ *		checked request.  It records the sweep row, takes the disk cap and
+ *		the server-wide settings, runs each step (value x repeat, repeats
+ *		interleaved so drift is not an effect), records it, and at the end
+ *		puts back everything it took.
+ *
+ * While it holds anything that must be put back, the state file
+ * (recovery.c) names the sweep, so that a crash is closed at the next
+ * start.
+ *
+ * IDENTIFICATION
+ *	  src/coordinator.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
+#include "coordinator.h"
+#include "job.h"
+#include "recovery.h"
+#include "results.h"
+#include "server_settings.h"
+#include "worker.h"
+
+/* The server-wide settings while the sweep holds them. */
+typedef struct WpServerHold
+{
+	List	   *names;			/* every one the sweep changes */
+	char	   *originals;		/* their values before, name=value lines */
+	bool		active;
+	const char *restored;		/* how they were put back */
+} WpServerHold;
+
+static volatile sig_atomic_t wp_terminated = false;
+static bool wp_finished = false;
+
+/*
+ * SIGTERM: the server is shutting down, or someone terminated us; end the
+ * sweep as cancelled.
+ */
+static void
+wp_coordinator_sigterm(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	wp_terminated = true;
+	wp_job_cancel_self();
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+/*
+ * On an exit that did not go through the end of wp_coordinator_main (a
+ * FATAL error, a failed connection): free the slot, and have the sweep
+ * closed as the recovery worker closes one after a crash.
+ */
+static void
+wp_coordinator_exit(int code, Datum arg)
+{
+	ErrorData	edata = {0};
+
+	if (wp_finished)
+		return;
+	edata.sqlerrcode = ERRCODE_INTERNAL_ERROR;
+	edata.message = "the coordinator exited unexpectedly (see the server log)";
+	wp_job_finish("failed", &edata, wp_job_sweep_id());
+	wp_recovery_start();
+}
+
+/*
+ * Take the server-wide settings for the sweep: record what to restore
+ * (server_settings.c), the values before the first change, then apply the
+ * fixed ones.
+ */
+static void
+wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold)
+{
+	StringInfoData orig;
+	List	   *fixed_names = NIL;
+	List	   *fixed_values = NIL;
+	ListCell   *lc;
+
+	for (int i = 0; i < req->nfixed; i++)
+		if (req->fixed[i].kind == WP_PARAM_SERVER)
+		{
+			fixed_names = lappend(fixed_names, pstrdup(req->fixed[i].name));
+			fixed_values = lappend(fixed_values, pstrdup(req->fixed[i].value));
+		}
+	hold->names = list_copy(fixed_names);
+	if (req->kind == WP_PARAM_SERVER)
+		hold->names = lappend(hold->names, pstrdup(req->setting));
+	if (hold->names == NIL)
+		return;
+
+	wp_job_phase(WP_PHASE_SETTINGS, 0, 0, NULL);
+	wp_server_settings_begin(sweep_id, hold->names);
+	hold->active = true;
+	initStringInfo(&orig);
+	foreach(lc, hold->names)
+		appendStringInfo(&orig, "%s=%s\n", (char *) lfirst(lc),
+						 GetConfigOption(lfirst(lc), false, false));
+	hold->originals = orig.data;
+	wp_results_server_originals(sweep_id, hold->names);
+	if (fixed_names != NIL)
+		wp_server_settings_apply(fixed_names, fixed_values);
+}
+
+/*
+ * Put the server-wide settings back.  On failure a WARNING; the record
+ * stays, so the next server start restores them.
+ */
+static void
+wp_server_end(int64 sweep_id, WpServerHold *hold)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (!hold->active)
+		return;
+	PG_TRY();
+	{
+		/* no new process starts while the server shuts down: no check then */
+		hold->restored = wp_server_settings_end(sweep_id, !wp_terminated, hold->originals);
+		hold->active = false;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		EmitErrorReport();
+		edata = wp_catch_error(cxt);
+		hold->restored = psprintf("NOT restored (%s): the next server start restores them",
+								  edata->message);
+		ereport(WARNING,
+				(errmsg("walpressure could not restore the server settings of sweep " INT64_FORMAT,
+						sweep_id),
+				 errhint("The next server start restores them.")));
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Prewarm the pgbench tables as the caller, so a step reads no data blocks.
+ */
+static void
+wp_prewarm(void)
+{
+	wp_job_phase(WP_PHASE_PREWARM, 0, 0, NULL);
+	wp_xact_begin();
+	if (SPI_execute("SELECT walpressure.prewarm()", false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not prewarm the pgbench tables");
+	wp_xact_end();
+}
+
+/*
+ * The load of the step with value `pos`: the request's, the swept load
+ * parameter's value, and the session settings (fixed, then swept).
+ */
+static void
+wp_step_spec(const WpSweepRequest *req, int pos, WpLoadSpec *spec)
+{
+	memset(spec, 0, sizeof(WpLoadSpec));
+	spec->dboid = MyDatabaseId;
+	spec->roleoid = GetUserId();
+	spec->workload = req->workload;
+	spec->clients = req->clients;
+	spec->batch_size = req->batch_size;
+	spec->round_trip_us = req->round_trip_us;
+	spec->scale = Max(req->scale, 1);
+	if (strcmp(req->setting, "clients") == 0)
+		spec->clients = req->ivals[pos];
+	else if (strcmp(req->setting, "batch_size") == 0)
+		spec->batch_size = req->ivals[pos];
+	else if (strcmp(req->setting, "round_trip_us") == 0)
+		spec->round_trip_us = req->ivals[pos];
+	for (int i = 0; i < req->nfixed; i++)
+		if (req->fixed[i].kind == WP_PARAM_SESSION)
+			spec->settings[spec->nsettings++] = req->fixed[i];
+	if (req->kind == WP_PARAM_SESSION)
+	{
+		WpSetting  *s = &spec->settings[spec->nsettings++];
+
+		strlcpy(s->name, req->setting, WP_NAME_MAX);
+		strlcpy(s->value, req->vals[pos], WP_VALUE_MAX);
+		s->kind = WP_PARAM_SESSION;
+	}
+	strlcpy(spec->search_path, req->search_path, WP_TEXT_MAX);
+	strlcpy(spec->sql, req->sql, WP_SQL_MAX);
+}
+
+/* What the waiting caller is told of a finished step. */
+static char *
+wp_step_message(int64 id, int step, int total, const WpSweepRequest *req, int pos,
+				int repeat, const WpStepResult *r)
+{
+	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s%s",
+					id, step, total, req->setting, req->vals[pos],
+					req->repeats > 1 ? psprintf(" (repeat %d)", repeat) : "",
+					r->tps,
+					r->wal_fsyncs > 0 ?
+					psprintf("%.2f commits per fsync", (double) r->commits / r->wal_fsyncs) :
+					"no WAL fsyncs",
+					r->write_iops >= 0 ? psprintf(", %.0f write IOPS", r->write_iops) : "");
+}
+
+/*
+ * Run every step; returns the status, "done" or "cancelled".
+ */
+static const char *
+wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
+{
+	const WpSweepRequest *req = plan->req;
+	int			total = req->nvals * req->repeats;
+	int			max_samples = (int) ceil(req->duration_s) + 1;
+	WpStepSample *samples = palloc(sizeof(WpStepSample) * max_samples);
+	int			step = 0;
+	int			done = 0;
+
+	for (int repeat = 1; repeat <= req->repeats && !wp_job_cancelled(); repeat++)
+	{
+		for (int pos = 0; pos < req->nvals && !wp_job_cancelled(); pos++)
+		{
+			MemoryContext old = MemoryContextSwitchTo(step_cxt);
+			WpLoadSpec *spec = palloc(sizeof(WpLoadSpec));
+			WpStepResult r;
+			int			nsamples;
+
+			step++;
+			pgstat_report_activity(STATE_RUNNING,
+									psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s",
+											 id, step, total, req->setting, req->vals[pos]));
+			wp_step_spec(req, pos, spec);
+			if (!wp_step_run(plan, step, repeat, pos, spec, &r, samples, max_samples, &nsamples))
+			{
+				MemoryContextSwitchTo(old);
+				break;
+			}
+			wp_job_phase(WP_PHASE_RECORDING, step, repeat, req->vals[pos]);
+			wp_results_step_insert(id, req, step, pos, repeat, spec, &r, samples, nsamples);
+			wp_job_step_done(step, wp_step_message(id, step, total, req, pos, repeat, &r));
+			done++;
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(step_cxt);
+		}
+	}
+	/* a cancel that came after the last step changes nothing */
+	return wp_job_cancelled() && done < total ? "cancelled" : "done";
+}
+
+/*
+ * Entry point of the coordinator.
+ */
+void
+wp_coordinator_main(Datum main_arg)
+{
+	WpSweepRequest *req;
+	WpCap		cap = {0};
+	WpServerHold hold = {0};
+	WpStepPlan	plan;
+	MemoryContext cxt;
+	MemoryContext step_cxt;
+	const char *volatile status = "done";
+	ErrorData  *volatile edata = NULL;
+	char	   *volatile error = NULL;
+	volatile int64 id = 0;
+
+	pqsignal(SIGTERM, wp_coordinator_sigterm);
+	BackgroundWorkerUnblockSignals();
+	before_shmem_exit(wp_coordinator_exit, 0);
+	BackgroundWorkerInitializeConnectionByOid(wp_job_database(), wp_job_role(), 0);
+	pgstat_report_appname("walpressure coordinator");
+	cxt = AllocSetContextCreate(TopMemoryContext, "walpressure coordinator",
+								ALLOCSET_DEFAULT_SIZES);
+	step_cxt = AllocSetContextCreate(cxt, "walpressure step", ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(cxt);
+
+	/* the request, checked by run_sweep, read-only in the slot: our copy */
+	req = palloc(sizeof(WpSweepRequest));
+	memcpy(req, wp_job_sweep_request(), sizeof(WpSweepRequest));
+	plan.req = req;
+	plan.engine = &wp_backend_engine;
+	plan.cap = &cap;
+
+	PG_TRY();
+	{
+		id = wp_results_sweep_insert(req);
+		wp_state_file_write(id, MyDatabaseId, NULL);
+		if (req->search_path[0] != '\0')
+			SetConfigOption("search_path", req->search_path, PGC_USERSET, PGC_S_SESSION);
+		wp_cap_find_device(&cap);
+		if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
+			wp_cap_begin(&cap, id);
+		wp_server_begin(req, id, &hold);
+		wp_job_started(id, req->nvals * req->repeats);
+		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
+			wp_prewarm();
+		status = wp_run_steps(id, &plan, step_cxt);
+		if (strcmp(status, "cancelled") == 0 && wp_terminated)
+			error = "the coordinator was terminated (server shutdown or pg_terminate_backend)";
+	}
+	PG_CATCH();
+	{
+		EmitErrorReport();
+		edata = wp_catch_error(cxt);
+		status = "failed";
+		error = edata->message;
+	}
+	PG_END_TRY();
+
+	wp_job_phase(WP_PHASE_RESTORE, 0, 0, NULL);
+	wp_step_stop_load(&plan);
+	if (id > 0)
+	{
+		bool		cap_removed = wp_cap_end(&cap, id);
+
+		wp_server_end(id, &hold);
+		wp_results_sweep_close(id, status, error, hold.restored);
+		if (cap_removed)
+			wp_state_file_remove();
+	}
+
+	wp_finished = true;
+	if (edata == NULL && error != NULL)
+	{
+		ErrorData  *why = palloc0(sizeof(ErrorData));
+
+		why->sqlerrcode = ERRCODE_QUERY_CANCELED;
+		why->message = error;
+		edata = why;
+	}
+	wp_job_finish(status, edata, id);
+	proc_exit(0);
+}

@@ -1,0 +1,78 @@
+/*-------------------------------------------------------------------------
+ *
+ * figures.h
+ *		A step's figures as a pure function of the counters read at its
+ *		window's edges (figures.c).
+ *
+ * IDENTIFICATION
+ *	  src/figures.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_FIGURES_H
+#define WALPRESSURE_FIGURES_H
+
+#include "access/xlogdefs.h"
+
+#include "clients.h"
+#include "shmem.h"
+
+/* The counters a step reads at its window's edges: the figures' inputs. */
+typedef struct WpStepCounters
+{
+	WpCounters	c0;				/* server and probe, window start */
+	WpCounters	c1;				/* after the clients exited */
+	WpHistPair	h0;
+	WpHistPair	h1;
+	WpLoadTotals t0;			/* the clients', window start */
+	WpLoadTotals t1;			/* and end */
+	double		seconds;		/* the measured window */
+	bool		have_ios;
+	uint64		reads0,
+				writes0,
+				reads1,
+				writes1;
+	bool		open_sync;		/* wal_sync_method syncs each write */
+} WpStepCounters;
+
+/* What one step measured. */
+typedef struct WpStepResult
+{
+	TimestampTz started_at;
+	double		seconds;		/* measured window */
+	uint64		transactions;
+	uint64		retries;
+	double		tps;
+	double		latency_avg_ms;
+	double		latency_stddev_ms;
+	double		latency_p50_ms; /* < 0: none */
+	double		latency_p95_ms;
+	double		latency_p99_ms;
+	int64		commits;
+	int64		leaders;
+	int64		wal_fsyncs;
+	double		span_s;			/* window start to clients' exit */
+	double		fsync_avg_ms;	/* < 0: none timed */
+	double		fsync_p50_ms;
+	double		fsync_p99_ms;
+	int64		wal_bytes;
+	int64		wal_records;
+	int64		wal_fpi;
+	int64		wal_buffers_full;
+	int64		ckpt_timed;
+	int64		ckpt_requested;
+	double		ckpt_write_ms;
+	double		ckpt_sync_ms;
+	double		read_iops;		/* < 0: not measured */
+	double		write_iops;
+	XLogRecPtr	lsn_start;		/* WAL insert position at the window's start */
+	XLogRecPtr	lsn_end;		/* and after the clients exit */
+	/* the step's conditions */
+	char	   *data_loss;		/* labels of the step's settings, NULL: none */
+	int64		iops_cap;		/* the step's write cap, 0: none */
+} WpStepResult;
+
+extern double wp_us_to_ms(double us);
+extern void wp_step_figures(const WpStepCounters *k, WpStepResult *r);
+
+#endif							/* WALPRESSURE_FIGURES_H */

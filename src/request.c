@@ -1,0 +1,627 @@
+/*-------------------------------------------------------------------------
+ *
+ * request.c
+ *		run_sweep: every argument checked once, here, in the caller's
+ *		session and with the caller's rights, into a WpSweepRequest that
+ *		job.c hands to the coordinator as it is.
+ *
+ * Nothing starts before every check has passed, and no check is left for
+ * later: each value of the swept setting and of every fixed setting is
+ * parsed by the GUC machinery as one value (a value holding a control
+ * character is refused before that), the caller's right to set each
+ * session setting, to ALTER SYSTEM each server-wide one and to cap the disk
+ * is checked as the caller, and the request's sizes are bounded so that it
+ * fits the shared block it travels in.  The coordinator and the clients
+ * then use the request's fields; they parse nothing.
+ *
+ * IDENTIFICATION
+ *	  src/request.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+#include "cgroup.h"
+#include "job.h"
+#include "request.h"
+#include "shmem.h"
+#include "worker.h"
+
+PG_FUNCTION_INFO_V1(wp_run_sweep);
+
+/* Bounds of what a sweep may ask, so that nothing overflows later. */
+#define WP_LOAD_MAX			100000	/* clients, batch_size, iops_cap */
+#define WP_ROUND_TRIP_MAX	1000000 /* us */
+#define WP_DURATION_MAX_S	86400.0 /* a step's window or warm-up */
+#define WP_REPEATS_MAX		1000
+#define WP_STEPS_MAX		10000
+
+/* Argument positions of run_sweep. */
+enum
+{
+	A_SETTING, A_VALS, A_CLIENTS, A_DURATION, A_WORKLOAD, A_IOPS_CAP, A_WARMUP,
+	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_NARGS
+};
+
+/*
+ * Copy `src` into a field of `size` bytes, or refuse it as too long.
+ */
+static void
+wp_copy_bounded(char *dst, const char *src, Size size, const char *what)
+{
+	Size		len = strlen(src);
+
+	if (len >= size)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s takes %zu bytes, more than the %zu walpressure can hold",
+						what, len, size - 1)));
+	memcpy(dst, src, len + 1);
+}
+
+/*
+ * The caller's search_path, where the load's unqualified names resolve.
+ */
+void
+wp_caller_search_path(char *dst)
+{
+	wp_copy_bounded(dst, GetConfigOption("search_path", false, false),
+					WP_TEXT_MAX, "search_path");
+}
+
+/*
+ * A value is one line of text: no newline, carriage return or other
+ * control character can reach the GUC machinery or a worker.
+ */
+static void
+wp_check_one_value(const char *name, const char *value)
+{
+	for (const unsigned char *p = (const unsigned char *) value; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for %s: it contains a control character (byte 0x%02x)",
+							name, *p),
+					 errhint("Give each value as one line of text, like '1000' or 'on'.")));
+	if (strlen(value) >= WP_VALUE_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a value of %s takes %zu bytes, more than the %d walpressure can hold",
+						name, strlen(value), WP_VALUE_MAX - 1)));
+}
+
+/*
+ * A whole number from `lo` to `hi` in text, as the load parameters take.
+ */
+static bool
+wp_parse_whole(const char *value, int lo, int hi, int *out)
+{
+	const char *p = value;
+	int64		n = 0;
+	bool		digits = false;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (; *p >= '0' && *p <= '9'; p++)
+	{
+		digits = true;
+		n = n * 10 + (*p - '0');
+		if (n > hi)
+			return false;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!digits || *p != '\0' || n < lo)
+		return false;
+	*out = (int) n;
+	return true;
+}
+
+/* round_trip_us: microseconds from 0 to 1000000. */
+static int
+wp_check_round_trip(const char *value)
+{
+	int			v;
+
+	if (value == NULL || !wp_parse_whole(value, 0, WP_ROUND_TRIP_MAX, &v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for round_trip_us: \"%s\"", value ? value : ""),
+				 errhint("It is the client's round trip per statement in microseconds, from 0 to 1000000.")));
+	return v;
+}
+
+/* clients, batch_size, iops_cap: a whole number of at least 1. */
+static int
+wp_check_load_value(const char *name, const char *value)
+{
+	int			v;
+
+	if (value == NULL || !wp_parse_whole(value, 1, WP_LOAD_MAX, &v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for %s: \"%s\"", name, value ? value : ""),
+				 errhint("It must be a whole number of at least 1.")));
+	return v;
+}
+
+/*
+ * A column of pg_settings for `name` (compared in lower case), NULL when
+ * there is no such setting.  Read as the caller: pg_settings is public.
+ */
+static char *
+wp_pg_settings(const char *name, const char *column)
+{
+	char	   *result = NULL;
+	int			rc;
+
+	SPI_connect();
+	rc = SPI_execute_with_args(psprintf("SELECT %s FROM pg_catalog.pg_settings "
+										"WHERE name = pg_catalog.lower($1)", column),
+							   1, (Oid[]) {TEXTOID},
+							   (Datum[]) {CStringGetTextDatum(name)}, NULL, true, 1);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_settings: %s", SPI_result_code_string(rc));
+	if (SPI_processed == 1)
+	{
+		char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		if (v != NULL)
+			result = SPI_palloc(strlen(v) + 1), strcpy(result, v);
+	}
+	SPI_finish();
+	return result;
+}
+
+/*
+ * The error for a parameter a sweep cannot vary (what "sweep") or fix
+ * (what "settings").
+ */
+static void
+wp_refuse_setting(const char *name, const char *what)
+{
+	char	   *msg = strcmp(what, "sweep") == 0 ?
+		psprintf("walpressure cannot sweep \"%s\"", name) :
+		psprintf("walpressure cannot set \"%s\" in settings", name);
+	char	   *context = wp_pg_settings(name, "context");
+
+	if (context != NULL && strcmp(context, "postmaster") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("%s: it takes effect only when the server restarts", msg),
+				 errhint("Sweeps change settings while the server runs. Compare %s values by restarting the server with each and running the same sweep.",
+						 name)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", msg),
+			 errhint("Settings: %s; load: %s (round_trip_us also in settings, and batch_size and sql for the workloads that use them).",
+					 wp_param_list(WP_PARAM_NONE), wp_param_list(WP_PARAM_LOAD))));
+}
+
+/*
+ * May the caller set session setting `name` to `value`?  The value is
+ * parsed by the GUC machinery with its own errors; a setting only
+ * superusers may set (commit_delay, wal_compression) needs SET privilege on
+ * it, exactly as the caller's own SET would.  Nothing is changed.
+ */
+static void
+wp_check_session_setting(const char *name, const char *value)
+{
+	(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_SET, false, ERROR, false);
+	if (!superuser() &&
+		set_config_option(name, value, PGC_USERSET, PGC_S_SESSION,
+						  GUC_ACTION_SET, false, DEBUG1, false) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to set parameter \"%s\"", name),
+				 errdetail("The sweep's clients set it in their sessions as the role that runs the sweep."),
+				 errhint("GRANT SET ON PARAMETER %s TO %s;", name,
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+}
+
+/*
+ * A server-wide setting: a value the configuration file would accept, the
+ * caller's right to ALTER SYSTEM it, a source ALTER SYSTEM can override,
+ * and an acknowledged risk when the value can corrupt the cluster.
+ */
+static void
+wp_check_server_setting(const char *name, const char *value, bool accept_data_loss)
+{
+	char	   *source;
+
+	(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
+							 GUC_ACTION_SET, false, ERROR, false);
+	if (pg_parameter_aclcheck(name, GetUserId(), ACL_ALTER_SYSTEM) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to change %s for the whole server", name),
+				 errdetail("A sweep changes server-wide settings with ALTER SYSTEM as the role that runs it."),
+				 errhint("GRANT ALTER SYSTEM ON PARAMETER %s TO %s;", name,
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+	source = wp_pg_settings(name, "source");
+	if (source != NULL && (strcmp(source, "command line") == 0 ||
+						   strcmp(source, "environment variable") == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("ALTER SYSTEM cannot change %s on this server: it is set on the %s",
+						name, source),
+				 errhint("Remove it from the server's command line (or environment) and restart.")));
+	if (wp_data_loss(name, value) != NULL && !accept_data_loss)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s = %s is refused: a crash while it is in effect can corrupt the whole cluster",
+						name, value),
+				 errdetail(strcmp(name, "fsync") == 0 ?
+						   "With fsync off nothing is flushed to disk: a crash of the server or the machine during the sweep can leave the database corrupted, not just lose the last commits." :
+						   "With full_page_writes off a crash can leave torn pages that recovery cannot repair: data corruption."),
+				 errhint("Run it on a server you can rebuild, with accept_data_loss => true; walpressure puts the setting back when the sweep ends, or at the next start after a crash.")));
+}
+
+/*
+ * One value of a setting a sweep applies, swept or fixed.
+ */
+static void
+wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
+					   bool accept_data_loss)
+{
+	wp_check_one_value(name, value);
+	if (kind == WP_PARAM_SERVER)
+		wp_check_server_setting(name, value, accept_data_loss);
+	else
+		wp_check_session_setting(name, value);
+}
+
+/*
+ * May the caller run `function` of the extension (given as its signature,
+ * like "set_iops_cap(integer,integer,text)")?  A sweep does on the caller's
+ * behalf what these functions do, so it needs the same right.
+ */
+static void
+wp_check_may_call(const char *signature, const char *why)
+{
+	Oid			fn;
+
+	fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
+											  CStringGetTextDatum(psprintf("walpressure.%s", signature))));
+	if (!OidIsValid(fn) || pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to %s", why),
+				 errdetail("The sweep does it as walpressure.%s would, and this role may not run that.",
+						   signature),
+				 errhint("GRANT EXECUTE ON FUNCTION walpressure.%s TO %s;%s", signature,
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
+						 strncmp(signature, "prewarm", 7) == 0 ?
+						 " Or run the sweep with prewarm => false." : "")));
+}
+
+/*
+ * The text of a jsonb value as jsonb_each_text gives it: a string
+ * unquoted, a number or boolean as written, NULL for null, a container as
+ * JSON.
+ */
+static char *
+wp_jsonb_text(JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			return NULL;
+		case jbvString:
+			return pnstrdup(v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			return DatumGetCString(DirectFunctionCall1(numeric_out,
+													   NumericGetDatum(v->val.numeric)));
+		case jbvBool:
+			return pstrdup(v->val.boolean ? "true" : "false");
+		case jbvBinary:
+			return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", (int) v->type);
+	}
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * The settings argument: fixed settings for every step, and the load's
+ * batch_size, round_trip_us and sql.  The sql's presence is checked against
+ * the workload; the workload's need for it by the caller.
+ */
+static void
+wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	char	   *key = NULL;
+
+	if (!JB_ROOT_IS_OBJECT(settings) || JB_ROOT_IS_SCALAR(settings))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("settings must be a JSON object, like '{\"commit_siblings\": 5}'")));
+	if (VARSIZE(settings) > WP_TEXT_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("settings takes %zu bytes, more than the %d walpressure can hold",
+						(Size) VARSIZE(settings), WP_TEXT_MAX)));
+	memcpy(req->settings_jsonb, settings, VARSIZE(settings));
+
+	it = JsonbIteratorInit(&settings->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *value;
+		WpParamKind kind;
+
+		if (tok == WJB_KEY)
+		{
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			continue;
+		}
+		if (tok != WJB_VALUE)
+			continue;
+		value = wp_jsonb_text(&v);
+		kind = wp_param_kind(key);
+
+		if (strcmp(key, "sql") == 0)
+		{
+			if (strcmp(workload, "custom") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("settings has \"sql\" but the workload is %s", workload),
+						 errhint("SQL runs only with workload => 'custom'.")));
+			if (value != NULL)
+				wp_copy_bounded(req->sql, value, WP_SQL_MAX, "the custom SQL");
+		}
+		else if (strcmp(key, req->setting) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s is the swept setting; it cannot also be fixed in settings", key)));
+		else if (strcmp(key, "batch_size") == 0)
+			req->batch_size = wp_check_load_value("batch_size", value);
+		else if (strcmp(key, "round_trip_us") == 0)
+			req->round_trip_us = wp_check_round_trip(value);
+		else if (kind == WP_PARAM_SESSION || kind == WP_PARAM_SERVER)
+		{
+			WpSetting  *fixed;
+
+			if (value == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("settings gives %s no value", key)));
+			wp_check_setting_value(kind, key, value, req->accept_data_loss);
+			if (req->nfixed >= WP_MAX_FIXED)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("settings fixes more than %d settings", WP_MAX_FIXED)));
+			fixed = &req->fixed[req->nfixed++];
+			strlcpy(fixed->name, key, WP_NAME_MAX);
+			strlcpy(fixed->value, value, WP_VALUE_MAX);
+			fixed->kind = kind;
+		}
+		else
+			wp_refuse_setting(key, "settings");
+	}
+}
+
+/*
+ * The pgbench tables the built-in workloads use, as the caller sees them,
+ * and their scale.
+ */
+static int
+wp_pgbench_scale(const char *workload)
+{
+	static const char *const tables[] = {
+		"pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"
+	};
+	int			scale;
+	bool		isnull;
+
+	for (int i = 0; i < lengthof(tables); i++)
+		if (!OidIsValid(RelnameGetRelid(tables[i])))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("workload %s needs the pgbench tables, and they are missing", workload),
+					 errhint("Create them with SELECT walpressure.init_pgbench(10);")));
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.count(*)::int FROM pgbench_branches", true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not count pgbench_branches");
+	scale = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	return scale;
+}
+
+/* An interval in seconds, months counted as 30 days. */
+static double
+wp_interval_s(Interval *iv)
+{
+	return iv->time / (double) USECS_PER_SEC +
+		(iv->day + iv->month * (double) DAYS_PER_MONTH) * SECS_PER_DAY;
+}
+
+/*
+ * run_sweep(setting, vals, clients, duration, workload, iops_cap, warmup,
+ * repeats, settings, prewarm, label, wait, accept_data_loss) returns bigint:
+ * check everything, then hand the request to job.c.
+ */
+Datum
+wp_run_sweep(PG_FUNCTION_ARGS)
+{
+	WpSweepRequest *req;
+	char	   *workload;
+	Datum	   *elems;
+	bool	   *elem_nulls;
+	int			nelems;
+	int64		max_clients;
+	int			free_workers;
+	bool		wait;
+
+	wp_require_preload();
+	for (int i = 0; i < A_NARGS; i++)
+		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("only iops_cap and label may be NULL")));
+
+	wp_job_check_role();
+	req = palloc0(sizeof(WpSweepRequest));
+	req->accept_data_loss = PG_GETARG_BOOL(A_ACCEPT_DATA_LOSS);
+	req->prewarm = PG_GETARG_BOOL(A_PREWARM);
+	wait = PG_GETARG_BOOL(A_WAIT);
+	req->batch_size = 1;
+	wp_copy_bounded(req->setting, text_to_cstring(PG_GETARG_TEXT_PP(A_SETTING)),
+					WP_NAME_MAX, "the setting's name");
+	req->kind = wp_param_kind(req->setting);
+
+	/* the cap */
+	if (!PG_ARGISNULL(A_IOPS_CAP) && strcmp(req->setting, "iops_cap") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("iops_cap is the swept setting; it cannot also be passed as iops_cap")));
+	if (!PG_ARGISNULL(A_IOPS_CAP))
+	{
+		req->iops_cap = PG_GETARG_INT32(A_IOPS_CAP);
+		if (req->iops_cap <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("iops_cap must be a positive number of write IOs per second")));
+	}
+
+	/* what is swept, and its values */
+	if (req->kind == WP_PARAM_NONE)
+		wp_refuse_setting(req->setting, "sweep");
+	if (ARR_NDIM(PG_GETARG_ARRAYTYPE_P(A_VALS)) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vals must be a one-dimensional array")));
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(A_VALS), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &elem_nulls, &nelems);
+	if (nelems == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vals is empty: give at least one value of %s", req->setting)));
+	if (nelems > WP_MAX_VALUES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("vals has %d values; a sweep takes at most %d", nelems, WP_MAX_VALUES)));
+	req->clients = PG_GETARG_INT32(A_CLIENTS);
+	max_clients = strcmp(req->setting, "clients") == 0 ? 0 : req->clients;
+	for (int i = 0; i < nelems; i++)
+	{
+		char	   *v;
+
+		if (elem_nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("vals holds a NULL")));
+		v = TextDatumGetCString(elems[i]);
+		wp_check_one_value(req->setting, v);
+		if (strcmp(req->setting, "round_trip_us") == 0)
+			req->ivals[i] = wp_check_round_trip(v);
+		else if (req->kind == WP_PARAM_LOAD)
+		{
+			req->ivals[i] = wp_check_load_value(req->setting, v);
+			if (strcmp(req->setting, "clients") == 0)
+				max_clients = Max(max_clients, req->ivals[i]);
+		}
+		else
+			wp_check_setting_value(req->kind, req->setting, v, req->accept_data_loss);
+		strlcpy(req->vals[i], v, WP_VALUE_MAX);
+	}
+	req->nvals = nelems;
+
+	/* the workload and the fixed settings */
+	workload = text_to_cstring(PG_GETARG_TEXT_PP(A_WORKLOAD));
+	if (!wp_workload_from_name(workload, &req->workload))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown workload \"%s\"", workload),
+				 errhint("Workloads: %s.", wp_workload_list())));
+	wp_request_settings(req, PG_GETARG_JSONB_P(A_SETTINGS), workload);
+	if (req->workload == WP_WORKLOAD_CUSTOM && strspn(req->sql, " \t\r\n\f\v") == strlen(req->sql))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("workload custom needs its SQL in settings->>'sql'"),
+				 errhint("For example settings => '{\"sql\": \"INSERT INTO t VALUES (1)\"}'.")));
+
+	/* the load and its time */
+	if (req->clients < 1 && strcmp(req->setting, "clients") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must be at least 1")));
+	req->duration_s = wp_interval_s(PG_GETARG_INTERVAL_P(A_DURATION));
+	req->warmup_s = wp_interval_s(PG_GETARG_INTERVAL_P(A_WARMUP));
+	req->repeats = PG_GETARG_INT32(A_REPEATS);
+	if (req->duration_s <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be positive")));
+	if (req->warmup_s < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup cannot be negative")));
+	if (req->duration_s > WP_DURATION_MAX_S || req->warmup_s > WP_DURATION_MAX_S)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration and warmup must each be at most 1 day"),
+				 errhint("For a longer experiment, use more repeats.")));
+	if (req->repeats < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeats must be at least 1")));
+	if (req->repeats > WP_REPEATS_MAX || (int64) req->repeats * req->nvals > WP_STEPS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d values x %d repeats is more steps than the %d a sweep may have",
+						req->nvals, req->repeats, WP_STEPS_MAX)));
+	free_workers = wp_free_worker_slots();
+	if (max_clients + 1 > free_workers)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg(INT64_FORMAT " clients need " INT64_FORMAT " background workers (the clients and the coordinator), but only %d of max_worker_processes = %d are free",
+						max_clients, max_clients + 1, free_workers, max_worker_processes),
+				 errhint("Raise max_worker_processes to at least " INT64_FORMAT " (this sweep's " INT64_FORMAT " and the %d background workers already running) and restart the server, or use fewer clients.",
+						 max_worker_processes - free_workers + max_clients + 1,
+						 max_clients + 1, max_worker_processes - free_workers)));
+	req->max_clients = (int) max_clients;
+
+	/* the disk: the caller's right to cap it, then the cgroup's state */
+	if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
+	{
+		wp_check_may_call("set_iops_cap(integer,integer,text)", "cap the disk's IOPS");
+		(void) wp_cgroup_check();
+		(void) wp_wal_device(NULL);
+	}
+
+	/* the data, prewarmed as the caller */
+	if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
+		wp_check_may_call("prewarm(regclass[])", "prewarm the pgbench tables before the sweep");
+	if (req->workload != WP_WORKLOAD_CUSTOM)
+		req->scale = wp_pgbench_scale(workload);
+	wp_caller_search_path(req->search_path);
+	if (!PG_ARGISNULL(A_LABEL))
+	{
+		wp_copy_bounded(req->label, text_to_cstring(PG_GETARG_TEXT_PP(A_LABEL)),
+						WP_TEXT_MAX, "label");
+		req->has_label = true;
+	}
+
+	PG_RETURN_INT64(wp_job_run_sweep(req, wait));
+}

@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ *
+ * request.h
+ *		A sweep as the caller asked for it, built and validated once, in
+ *		C, as the caller (request.c), then copied as it is into shared
+ *		memory for the coordinator: never text to be parsed again.
+ *
+ * IDENTIFICATION
+ *	  src/request.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_REQUEST_H
+#define WALPRESSURE_REQUEST_H
+
+#include "policy.h"
+
+#define WP_NAME_MAX		64		/* a setting's name (NAMEDATALEN) */
+#define WP_VALUE_MAX	1024	/* one value of a setting */
+#define WP_MAX_VALUES	64		/* values of one sweep */
+#define WP_MAX_FIXED	32		/* settings fixed for every step */
+#define WP_TEXT_MAX		8192	/* label, search_path, the settings argument */
+#define WP_SQL_MAX		32768	/* the custom workload's SQL */
+
+/* One setting, name and value, each a single GUC value. */
+typedef struct WpSetting
+{
+	char		name[WP_NAME_MAX];
+	char		value[WP_VALUE_MAX];
+	WpParamKind kind;			/* WP_PARAM_SESSION or WP_PARAM_SERVER */
+} WpSetting;
+
+typedef struct WpSweepRequest
+{
+	char		setting[WP_NAME_MAX];	/* the swept parameter */
+	WpParamKind kind;
+	int			nvals;
+	char		vals[WP_MAX_VALUES][WP_VALUE_MAX];
+	int			ivals[WP_MAX_VALUES];	/* a load parameter's values, parsed */
+	int			repeats;
+	int			clients;		/* unless clients is swept */
+	int			max_clients;	/* the most clients any step runs */
+	int			batch_size;
+	int			round_trip_us;
+	int			iops_cap;		/* write IOPS of every step, 0: none */
+	double		duration_s;
+	double		warmup_s;
+	WpWorkload	workload;
+	bool		prewarm;
+	bool		accept_data_loss;
+	int			scale;			/* rows of pgbench_branches, 0 for custom */
+	int			nfixed;
+	WpSetting	fixed[WP_MAX_FIXED];
+	bool		has_label;
+	char		label[WP_TEXT_MAX];
+	char		search_path[WP_TEXT_MAX];	/* the caller's, for the load */
+	char		settings_jsonb[WP_TEXT_MAX];	/* the argument as given, a jsonb varlena */
+	char		sql[WP_SQL_MAX];
+} WpSweepRequest;
+
+/* init_pgbench(scale): where and how big. */
+typedef struct WpInitRequest
+{
+	int			scale;
+	char		search_path[WP_TEXT_MAX];
+} WpInitRequest;
+
+extern void wp_caller_search_path(char *dst);
+
+#endif							/* WALPRESSURE_REQUEST_H */

@@ -1,0 +1,375 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.c
+ *		The rows a sweep leaves behind.  The sweep row is inserted when the
+ *		coordinator starts (the caller's transaction is still open), a step's
+ *		row and its per-second samples when the step ends, in a transaction
+ *		of their own, so a cancel or a crash loses at most the step in
+ *		flight; the sweep row is closed with its status at the end.
+ *
+ * The rows are written as the extension's owner, so a caller who was
+ * granted run_sweep needs no rights on the result tables.  As with any code
+ * run on behalf of a less privileged role, the caller's search_path must not
+ * reach it: it runs with search_path = pg_catalog, pg_temp, as a restricted
+ * operation.  Each row is built from one list of (column, value) pairs.
+ *
+ * IDENTIFICATION
+ *	  src/results.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "commands/dbcommands.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/pg_lsn.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "results.h"
+
+/* ---------- transactions, as the extension's owner ---------- */
+
+static Oid	wp_owner = InvalidOid;
+static Oid	wp_saved_user;
+static int	wp_saved_sec;
+static int	wp_saved_nestlevel;
+
+void
+wp_xact_begin(void)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+void
+wp_xact_end(void)
+{
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * Begin a transaction whose SPI work runs as the extension's owner with a
+ * safe search_path; ends with wp_owner_end().
+ */
+static void
+wp_owner_begin(void)
+{
+	wp_xact_begin();
+	GetUserIdAndSecContext(&wp_saved_user, &wp_saved_sec);
+	wp_saved_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	if (!OidIsValid(wp_owner))
+	{
+		int			rc = SPI_execute("SELECT extowner FROM pg_catalog.pg_extension "
+									 "WHERE extname = 'walpressure'", true, 1);
+		bool		isnull;
+
+		if (rc != SPI_OK_SELECT || SPI_processed != 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("extension \"walpressure\" is not installed in this database")));
+		wp_owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
+												  SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	SetUserIdAndSecContext(wp_owner, wp_saved_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+}
+
+static void
+wp_owner_end(void)
+{
+	SetUserIdAndSecContext(wp_saved_user, wp_saved_sec);
+	AtEOXact_GUC(false, wp_saved_nestlevel);
+	wp_xact_end();
+}
+
+/* ---------- rows from one column list ---------- */
+
+#define WP_MAX_COLS 64
+
+typedef struct WpRow
+{
+	int			n;
+	const char *names[WP_MAX_COLS];
+	Oid			types[WP_MAX_COLS];
+	Datum		values[WP_MAX_COLS];
+	char		nulls[WP_MAX_COLS];
+} WpRow;
+
+static void
+wp_col(WpRow *row, const char *name, Oid type, Datum value, bool isnull)
+{
+	Assert(row->n < WP_MAX_COLS);
+	row->names[row->n] = name;
+	row->types[row->n] = type;
+	row->values[row->n] = isnull ? (Datum) 0 : value;
+	row->nulls[row->n] = isnull ? 'n' : ' ';
+	row->n++;
+}
+
+/* A figure that is NULL when negative (not measured). */
+static void
+wp_col_fig(WpRow *row, const char *name, double v)
+{
+	wp_col(row, name, FLOAT8OID, Float8GetDatum(v), v < 0);
+}
+
+/*
+ * INSERT the row into `table`, with `returning` (or NULL); the SPI result
+ * holds what it returned.
+ */
+static void
+wp_row_insert(WpRow *row, const char *table, const char *returning)
+{
+	StringInfoData sql;
+	int			rc;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "INSERT INTO %s (", table);
+	for (int i = 0; i < row->n; i++)
+		appendStringInfo(&sql, "%s%s", i > 0 ? ", " : "", row->names[i]);
+	appendStringInfoString(&sql, ") VALUES (");
+	for (int i = 0; i < row->n; i++)
+		appendStringInfo(&sql, "%s$%d", i > 0 ? ", " : "", i + 1);
+	appendStringInfoChar(&sql, ')');
+	if (returning)
+		appendStringInfo(&sql, " RETURNING %s", returning);
+	rc = SPI_execute_with_args(sql.data, row->n, row->types, row->values, row->nulls,
+							   false, 0);
+	if (rc != (returning ? SPI_OK_INSERT_RETURNING : SPI_OK_INSERT))
+		elog(ERROR, "could not insert into %s: %s", table, SPI_result_code_string(rc));
+}
+
+/* ---------- the sweep row ---------- */
+
+/* The server settings each sweep row records, as they are at its start. */
+#define WP_SNAPSHOT_SETTINGS \
+	"'commit_delay', 'commit_siblings', 'synchronous_commit', 'fsync', " \
+	"'full_page_writes', 'wal_sync_method', 'wal_writer_delay', " \
+	"'wal_writer_flush_after', 'wal_buffers', 'wal_compression', " \
+	"'backend_flush_after', 'max_wal_size', 'checkpoint_timeout', " \
+	"'checkpoint_completion_target', 'shared_buffers', 'wal_level', " \
+	"'max_worker_processes'"
+
+/* An interval of `seconds` (at most a day: run_sweep's bound). */
+static Datum
+wp_interval(double seconds)
+{
+	Interval   *iv = palloc0(sizeof(Interval));
+
+	iv->time = (TimeOffset) rint(seconds * USECS_PER_SEC);
+	return IntervalPGetDatum(iv);
+}
+
+/*
+ * Record the sweep row from the request; returns its id.
+ */
+int64
+wp_results_sweep_insert(const WpSweepRequest *req)
+{
+	WpRow		row = {0};
+	Datum	   *vals = palloc(sizeof(Datum) * req->nvals);
+	char	   *run_by;
+	int64		id;
+	bool		isnull;
+
+	for (int i = 0; i < req->nvals; i++)
+		vals[i] = CStringGetTextDatum(req->vals[i]);
+
+	wp_owner_begin();
+	run_by = GetUserNameFromId(wp_saved_user, false);
+	wp_col(&row, "label", TEXTOID, CStringGetTextDatum(req->label), !req->has_label);
+	wp_col(&row, "setting", TEXTOID, CStringGetTextDatum(req->setting), false);
+	wp_col(&row, "vals", TEXTARRAYOID,
+		   PointerGetDatum(construct_array(vals, req->nvals, TEXTOID, -1, false, TYPALIGN_INT)),
+		   false);
+	wp_col(&row, "clients", INT4OID, Int32GetDatum(req->clients), false);
+	wp_col(&row, "duration", INTERVALOID, wp_interval(req->duration_s), false);
+	wp_col(&row, "workload", TEXTOID, CStringGetTextDatum(wp_workload_name(req->workload)), false);
+	wp_col(&row, "iops_cap", INT4OID, Int32GetDatum(req->iops_cap), req->iops_cap <= 0);
+	wp_col(&row, "warmup", INTERVALOID, wp_interval(req->warmup_s), false);
+	wp_col(&row, "repeats", INT4OID, Int32GetDatum(req->repeats), false);
+	wp_col(&row, "settings", JSONBOID, PointerGetDatum(req->settings_jsonb), false);
+	wp_col(&row, "prewarm", BOOLOID, BoolGetDatum(req->prewarm), false);
+	wp_col(&row, "scale", INT4OID, Int32GetDatum(req->scale), req->workload == WP_WORKLOAD_CUSTOM);
+	wp_col(&row, "run_by", TEXTOID, CStringGetTextDatum(run_by), false);
+	wp_col(&row, "database", TEXTOID, CStringGetTextDatum(get_database_name(MyDatabaseId)), false);
+	wp_col(&row, "steps_total", INT4OID, Int32GetDatum(req->nvals * req->repeats), false);
+	wp_col(&row, "accept_data_loss", BOOLOID, BoolGetDatum(req->accept_data_loss), false);
+	wp_row_insert(&row, "walpressure.sweeps", "sweep_id");
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+
+	/* what the server was running with, and which walpressure */
+	if (SPI_execute_with_args("UPDATE walpressure.sweeps SET "
+							  "server_settings = (SELECT pg_catalog.jsonb_object_agg(name, setting) "
+							  "  FROM pg_catalog.pg_settings WHERE name IN (" WP_SNAPSHOT_SETTINGS ")), "
+							  "walpressure_version = (SELECT extversion FROM pg_catalog.pg_extension "
+							  "  WHERE extname = 'walpressure') "
+							  "WHERE sweep_id = $1",
+							  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(id)},
+							  NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not record the server settings of sweep " INT64_FORMAT, id);
+	wp_owner_end();
+	return id;
+}
+
+/*
+ * In the sweep's row: each server-wide setting it changes as it was
+ * before, and whether postgresql.auto.conf set it.
+ */
+void
+wp_results_server_originals(int64 sweep_id, List *names)
+{
+	StringInfoData list;
+	ListCell   *lc;
+	int			rc;
+
+	initStringInfo(&list);
+	foreach(lc, names)
+		appendStringInfo(&list, "%s%s", list.len > 0 ? "\n" : "", (char *) lfirst(lc));
+	wp_owner_begin();
+	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET server_originals = "
+							   "(SELECT pg_catalog.jsonb_object_agg(name, pg_catalog.jsonb_build_object("
+							   "   'setting', setting, 'unit', unit, 'source', source, "
+							   "   'in_auto_conf', coalesce(sourcefile LIKE '%/postgresql.auto.conf', false))) "
+							   " FROM pg_catalog.pg_settings "
+							   " WHERE name = ANY (pg_catalog.string_to_array($2, E'\\n'))) "
+							   "WHERE sweep_id = $1",
+							   2, (Oid[]) {INT8OID, TEXTOID},
+							   (Datum[]) {Int64GetDatum(sweep_id), CStringGetTextDatum(list.data)},
+							   NULL, false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "could not record the server settings of sweep " INT64_FORMAT, sweep_id);
+	wp_owner_end();
+}
+
+/* ---------- step rows ---------- */
+
+/*
+ * Insert a step's row and its samples, and count it done; one transaction.
+ */
+void
+wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int pos,
+					   int repeat, const WpLoadSpec *spec, const WpStepResult *r,
+					   const WpStepSample *samples, int nsamples)
+{
+	WpRow		row = {0};
+	bool		batch = req->workload == WP_WORKLOAD_BATCH_INSERT;
+	bool		rows = batch || req->workload == WP_WORKLOAD_INSERT_ONLY;
+	int			rc;
+
+	wp_col(&row, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
+	wp_col(&row, "step", INT4OID, Int32GetDatum(step), false);
+	wp_col(&row, "value", TEXTOID, CStringGetTextDatum(req->vals[pos]), false);
+	wp_col(&row, "value_pos", INT4OID, Int32GetDatum(pos + 1), false);
+	wp_col(&row, "repeat", INT4OID, Int32GetDatum(repeat), false);
+	wp_col(&row, "clients", INT4OID, Int32GetDatum(spec->clients), false);
+	wp_col(&row, "batch_size", INT4OID, Int32GetDatum(spec->batch_size), !batch);
+	wp_col(&row, "round_trip_us", INT4OID, Int32GetDatum(spec->round_trip_us), false);
+	wp_col(&row, "started_at", TIMESTAMPTZOID, TimestampTzGetDatum(r->started_at), false);
+	wp_col_fig(&row, "seconds", r->seconds);
+	wp_col(&row, "transactions", INT8OID, Int64GetDatum(r->transactions), false);
+	wp_col(&row, "retries", INT8OID, Int64GetDatum(r->retries), false);
+	wp_col_fig(&row, "tps", r->tps);
+	wp_col(&row, "rows_per_s", FLOAT8OID,
+		   Float8GetDatum(r->tps * (batch ? spec->batch_size : 1)), !rows);
+	wp_col_fig(&row, "latency_avg_ms", r->transactions > 0 ? r->latency_avg_ms : -1);
+	wp_col_fig(&row, "latency_stddev_ms", r->transactions > 0 ? r->latency_stddev_ms : -1);
+	wp_col_fig(&row, "latency_p50_ms", r->latency_p50_ms);
+	wp_col_fig(&row, "latency_p95_ms", r->latency_p95_ms);
+	wp_col_fig(&row, "latency_p99_ms", r->latency_p99_ms);
+	wp_col(&row, "commits", INT8OID, Int64GetDatum(r->commits), false);
+	wp_col(&row, "leaders", INT8OID, Int64GetDatum(r->leaders), false);
+	wp_col(&row, "wal_fsyncs", INT8OID, Int64GetDatum(r->wal_fsyncs), false);
+	wp_col_fig(&row, "commits_per_fsync",
+			   r->wal_fsyncs > 0 ? (double) r->commits / r->wal_fsyncs : -1);
+	wp_col_fig(&row, "wal_fsyncs_per_s", r->span_s > 0 ? r->wal_fsyncs / r->span_s : 0);
+	wp_col_fig(&row, "fsync_avg_ms", r->fsync_avg_ms);
+	wp_col_fig(&row, "fsync_p50_ms", r->fsync_p50_ms);
+	wp_col_fig(&row, "fsync_p99_ms", r->fsync_p99_ms);
+	wp_col(&row, "wal_bytes", INT8OID, Int64GetDatum(r->wal_bytes), false);
+	wp_col(&row, "wal_records", INT8OID, Int64GetDatum(r->wal_records), false);
+	wp_col(&row, "wal_fpi", INT8OID, Int64GetDatum(r->wal_fpi), false);
+	wp_col_fig(&row, "fpi_pct", r->wal_records > 0 ? 100.0 * r->wal_fpi / r->wal_records : -1);
+	wp_col(&row, "wal_buffers_full", INT8OID, Int64GetDatum(r->wal_buffers_full), false);
+	wp_col(&row, "checkpoints_timed", INT8OID, Int64GetDatum(r->ckpt_timed), false);
+	wp_col(&row, "checkpoints_requested", INT8OID, Int64GetDatum(r->ckpt_requested), false);
+	wp_col(&row, "server_seconds", FLOAT8OID, Float8GetDatum(r->span_s), false);
+	wp_col(&row, "iops_cap", INT4OID, Int32GetDatum((int32) r->iops_cap), r->iops_cap <= 0);
+	wp_col_fig(&row, "read_iops", r->read_iops);
+	wp_col_fig(&row, "write_iops", r->write_iops);
+	wp_col(&row, "checkpoint_write_ms", FLOAT8OID, Float8GetDatum(r->ckpt_write_ms), false);
+	wp_col(&row, "checkpoint_sync_ms", FLOAT8OID, Float8GetDatum(r->ckpt_sync_ms), false);
+	wp_col(&row, "data_loss", TEXTOID,
+		   r->data_loss ? CStringGetTextDatum(r->data_loss) : (Datum) 0, r->data_loss == NULL);
+	wp_col(&row, "wal_lsn_start", PG_LSNOID, LSNGetDatum(r->lsn_start),
+		   XLogRecPtrIsInvalid(r->lsn_start));
+	wp_col(&row, "wal_lsn_end", PG_LSNOID, LSNGetDatum(r->lsn_end),
+		   XLogRecPtrIsInvalid(r->lsn_end));
+
+	wp_owner_begin();
+	wp_row_insert(&row, "walpressure.steps", NULL);
+	for (int i = 0; i < nsamples; i++)
+	{
+		const WpStepSample *s = &samples[i];
+		WpRow		srow = {0};
+
+		wp_col(&srow, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
+		wp_col(&srow, "step", INT4OID, Int32GetDatum(step), false);
+		wp_col(&srow, "second", INT4OID, Int32GetDatum(i + 1), false);
+		wp_col(&srow, "tps", FLOAT8OID, Float8GetDatum(s->tps), false);
+		wp_col_fig(&srow, "latency_p50_ms", s->latency_p50_ms);
+		wp_col_fig(&srow, "latency_p99_ms", s->latency_p99_ms);
+		wp_col(&srow, "commits", INT8OID, Int64GetDatum(s->commits), false);
+		wp_col(&srow, "wal_fsyncs", INT8OID, Int64GetDatum(s->wal_fsyncs), false);
+		wp_col(&srow, "wal_bytes", INT8OID, Int64GetDatum(s->wal_bytes), false);
+		wp_row_insert(&srow, "walpressure.step_samples", NULL);
+	}
+	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET steps_done = steps_done + 1 "
+							   "WHERE sweep_id = $1",
+							   1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(sweep_id)},
+							   NULL, false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "could not update sweep " INT64_FORMAT, sweep_id);
+	wp_owner_end();
+}
+
+/*
+ * Close the sweep row with its final status.
+ */
+void
+wp_results_sweep_close(int64 sweep_id, const char *status, const char *error,
+					   const char *restored)
+{
+	int			rc;
+
+	wp_owner_begin();
+	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET status = $2, error = $3, "
+							   "finished_at = pg_catalog.clock_timestamp(), "
+							   "server_settings_restored = coalesce($4, server_settings_restored) "
+							   "WHERE sweep_id = $1",
+							   4, (Oid[]) {INT8OID, TEXTOID, TEXTOID, TEXTOID},
+							   (Datum[]) {Int64GetDatum(sweep_id), CStringGetTextDatum(status),
+								   error ? CStringGetTextDatum(error) : (Datum) 0,
+								   restored ? CStringGetTextDatum(restored) : (Datum) 0},
+							   (char[]) {' ', ' ', error ? ' ' : 'n', restored ? ' ' : 'n'},
+							   false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "could not close sweep " INT64_FORMAT, sweep_id);
+	wp_owner_end();
+}

@@ -1,0 +1,246 @@
+/*-------------------------------------------------------------------------
+ *
+ * step.c
+ *		One step of a sweep:
+ *
+ *	server-wide value in effect -> CHECKPOINT -> the step's cap -> the load
+ *	starts (engine) -> warm-up -> statistics flushed -> measured window, one
+ *	sample a second -> the load stops -> counters read -> figures
+ *
+ * The figures come from a pure function of the counters read at the
+ * window's edges (wp_step_figures), so what a step reports is computed the
+ * same way whatever engine ran the load.
+ *
+ * IDENTIFICATION
+ *	  src/step.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "access/xlog.h"
+#include "postmaster/bgwriter.h"
+#include "storage/latch.h"
+#include "utils/guc.h"
+#include "utils/timestamp.h"
+
+#include "compat.h"
+#include "job.h"
+#include "server_settings.h"
+#include "step.h"
+
+static const WpLoadEngine *wp_engine = NULL;
+
+/*
+ * Wait `ms`, watching for a cancel and for failing clients.  False when the
+ * sweep was cancelled.
+ */
+static bool
+wp_step_wait(long ms)
+{
+	TimestampTz end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), ms);
+
+	for (;;)
+	{
+		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), end);
+
+		if (wp_job_cancelled())
+			return false;
+		wp_engine->check();
+		if (left <= 0)
+			return true;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min(left, 100), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * The step's settings that can lose data in a crash, as labels: the
+ * server's fsync and full_page_writes as now in effect, the clients'
+ * synchronous_commit (the step's, or the role's and database's default).
+ */
+static char *
+wp_step_data_loss(const WpLoadSpec *spec)
+{
+	static const char *const names[] = {"fsync", "full_page_writes", "synchronous_commit"};
+	StringInfoData out;
+
+	initStringInfo(&out);
+	for (int i = 0; i < lengthof(names); i++)
+	{
+		const char *v = GetConfigOption(names[i], false, false);
+		const char *label;
+
+		for (int s = 0; s < spec->nsettings; s++)
+			if (strcmp(spec->settings[s].name, names[i]) == 0)
+				v = spec->settings[s].value;
+		label = wp_data_loss(names[i], v);
+		if (label)
+			appendStringInfo(&out, "%s%s", out.len > 0 ? ", " : "", label);
+	}
+	return out.len > 0 ? out.data : NULL;
+}
+
+/*
+ * A checkpoint, and its statistics in: the checkpointer wakes the waiter
+ * before it reports the checkpoint to pgstat, and the step's own checkpoint
+ * must not count as one inside the measured window.
+ */
+static void
+wp_step_checkpoint(void)
+{
+	int64		timed0,
+				req0,
+				timed,
+				req;
+	double		w,
+				s;
+
+	pgstat_clear_snapshot();
+	wp_read_checkpoints(&timed0, &req0, &w, &s);
+	RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+	for (int waited = 0; waited < 5000; waited += 10)
+	{
+		pgstat_clear_snapshot();
+		wp_read_checkpoints(&timed, &req, &w, &s);
+		if (timed + req > timed0 + req0)
+			break;
+		pg_usleep(10000L);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Stop the step's load, whatever state it is in.
+ */
+void
+wp_step_stop_load(const WpStepPlan *plan)
+{
+	plan->engine->stop();
+}
+
+/*
+ * The measured window: one sample a second into `samples`.  False when
+ * cancelled.
+ */
+static bool
+wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
+			   int max_samples, int *nsamples)
+{
+	const WpLoadEngine *engine = plan->engine;
+	WpCounters	cprev = k->c0;
+	WpLoadTotals *tprev = palloc(sizeof(WpLoadTotals));
+	WpLoadTotals *tnow = palloc(sizeof(WpLoadTotals));
+	WpHistSnap *delta = palloc(sizeof(WpHistSnap));
+	TimestampTz window_end = TimestampTzPlusMilliseconds(k->c0.ts,
+														 (int64) (plan->req->duration_s * 1000));
+
+	memcpy(tprev, &k->t0, sizeof(WpLoadTotals));
+	for (;;)
+	{
+		long		left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), window_end);
+		WpCounters	cnow;
+		double		secs;
+
+		if (left <= 0)
+			return true;
+		if (!wp_step_wait(Min(left, 1000)))
+			return false;
+
+		pgstat_clear_snapshot();
+		wp_read_counters(&cnow, NULL);
+		engine->read(tnow);
+		secs = (double) (cnow.ts - cprev.ts) / USECS_PER_SEC;
+		if (*nsamples < max_samples && secs > 0)
+		{
+			WpStepSample *s = &samples[(*nsamples)++];
+
+			s->tps = (tnow->txns - tprev->txns) / secs;
+			wp_hist_subtract(delta, &tnow->hist, &tprev->hist);
+			s->latency_p50_ms = wp_us_to_ms(wp_hist_percentile(delta, 0.50));
+			s->latency_p99_ms = wp_us_to_ms(wp_hist_percentile(delta, 0.99));
+			s->commits = cnow.commits - cprev.commits;
+			s->wal_fsyncs = cnow.wal_sync - cprev.wal_sync;
+			s->wal_bytes = cnow.wal_bytes - cprev.wal_bytes;
+		}
+		cprev = cnow;
+		memcpy(tprev, tnow, sizeof(WpLoadTotals));
+	}
+}
+
+/*
+ * Run step `step` (repeat `repeat`) with value `pos` of the swept setting
+ * and measure it.  `spec` holds the step's load and session settings.  False
+ * when cancelled (nothing measured).
+ */
+bool
+wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
+			WpLoadSpec *spec, WpStepResult *r,
+			WpStepSample *samples, int max_samples, int *nsamples)
+{
+	const WpSweepRequest *req = plan->req;
+	const char *value = req->vals[pos];
+	const WpLoadEngine *engine = plan->engine;
+	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
+	bool		ok = false;
+
+	wp_engine = engine;
+	memset(r, 0, sizeof(*r));
+	*nsamples = 0;
+
+	/* a server-wide value first, in effect before the checkpoint and clients */
+	if (req->kind == WP_PARAM_SERVER)
+	{
+		wp_job_phase(WP_PHASE_SETTINGS, step, repeat, value);
+		wp_server_settings_apply(list_make1(pstrdup(req->setting)), list_make1(pstrdup(value)));
+	}
+	r->data_loss = wp_step_data_loss(spec);
+
+	/* the same WAL state at every step's start: no pending full-page images */
+	wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, value);
+	wp_step_checkpoint();
+	if (plan->cap->active)
+	{
+		r->iops_cap = strcmp(req->setting, "iops_cap") == 0 ? req->ivals[pos] : req->iops_cap;
+		wp_cap_set(plan->cap, r->iops_cap);
+	}
+
+	wp_job_phase(WP_PHASE_WARMUP, step, repeat, value);
+	engine->start(spec);
+	if (!wp_step_wait((long) (req->warmup_s * 1000)))
+		goto stop;
+
+	/* window start: everything the clients did so far is in pg_stat_wal */
+	if (!engine->flush(wp_step_wait))
+		goto stop;
+	wp_job_phase(WP_PHASE_WINDOW, step, repeat, value);
+	pgstat_clear_snapshot();
+	wp_read_counters(&k->c0, &k->h0);
+	engine->read(&k->t0);
+	k->have_ios = wp_cap_device_ios(plan->cap, &k->reads0, &k->writes0);
+
+	if (!wp_step_window(plan, k, samples, max_samples, nsamples))
+		goto stop;
+
+	/* window end: the clients' own figures now, the server's after they exit */
+	engine->read(&k->t1);
+	k->seconds = (double) (GetCurrentTimestamp() - k->c0.ts) / USECS_PER_SEC;
+	if (k->have_ios)
+		k->have_ios = wp_cap_device_ios(plan->cap, &k->reads1, &k->writes1);
+	engine->check();
+	wp_job_phase(WP_PHASE_STOPPING, step, repeat, value);
+	engine->stop();
+	pgstat_clear_snapshot();
+	wp_read_counters(&k->c1, &k->h1);
+	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
+	wp_step_figures(k, r);
+	ok = true;
+
+stop:
+	engine->stop();
+	return ok;
+}

@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.h
+ *		What walpressure's dynamic background workers share (worker.c).
+ *
+ * IDENTIFICATION
+ *	  src/worker.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_WORKER_H
+#define WALPRESSURE_WORKER_H
+
+#include "utils/elog.h"
+#include "utils/palloc.h"
+
+struct BackgroundWorker;
+extern void wp_dynamic_worker(struct BackgroundWorker *worker, const char *function,
+							  const char *name);
+extern ErrorData *wp_catch_error(MemoryContext cxt);
+extern int	wp_free_worker_slots(void);
+
+#endif							/* WALPRESSURE_WORKER_H */
