@@ -21,6 +21,7 @@ OBJS = \
 	src/step.o \
 	src/figures.o \
 	src/clients.o \
+	src/pgbench_engine.o \
 	src/client.o \
 	src/results.o \
 	src/recovery.o \

@@ -87,7 +87,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text)
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -143,7 +143,7 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text)
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
@@ -153,9 +153,29 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1,
 SELECT walpressure.run_sweep('iops_cap', ARRAY['500'], clients => 1);
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, iops_cap => 100);
 SELECT walpressure.run_sweep('max_wal_size', ARRAY['1GB'], clients => 1);
--- the defaults prewarm the tables as the caller: that needs prewarm()
+-- each step starts with a CHECKPOINT: that needs pg_checkpoint
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1);
 RESET ROLE;
+GRANT pg_checkpoint TO regress_wp_grantee;
+SET ROLE regress_wp_grantee;
+-- the defaults prewarm the tables as the caller: that needs prewarm()
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1);
+-- a fixed server-wide setting is applied with a reload: that needs pg_reload_conf()
+RESET ROLE;
+GRANT ALTER SYSTEM ON PARAMETER wal_writer_delay TO regress_wp_grantee;
+SET ROLE regress_wp_grantee;
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, prewarm => false,
+                             settings => '{"wal_writer_delay": "100ms"}');
+RESET ROLE;
+REVOKE ALTER SYSTEM ON PARAMETER wal_writer_delay FROM regress_wp_grantee;
+-- a grantee cannot cancel a superuser's sweep
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '60 s',
+                             warmup => '0 s', prewarm => false, wait => false) AS su_sweep \gset
+GRANT EXECUTE ON FUNCTION walpressure.cancel_sweep(bigint) TO regress_wp_grantee;
+SET ROLE regress_wp_grantee;
+SELECT walpressure.cancel_sweep(:su_sweep);
+RESET ROLE;
+SELECT walpressure.cancel_sweep(:su_sweep);
 -- with SET privilege on commit_delay, that check passes (and the next one refuses)
 GRANT SET ON PARAMETER commit_delay TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
@@ -170,7 +190,8 @@ SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
 WHERE n.nspname = 'walpressure' AND p.proname LIKE '\_%' AND p.prolang = 13
 ORDER BY 1;
 
--- and nothing started, nothing was recorded, the server did not restart
+-- and nothing else started (the one new sweep is the cancelled one above),
+-- nothing was recorded, the server did not restart
 SELECT count(*) - :sweeps_before AS new_sweeps FROM walpressure.sweeps;
 SELECT count(*) AS workers_left FROM pg_stat_activity
 WHERE backend_type IN ('walpressure client', 'walpressure coordinator');

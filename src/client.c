@@ -259,8 +259,10 @@ wp_client_transaction(WpClient *cl)
 static void
 wp_client_fail(WpClient *cl, const ErrorData *edata)
 {
+	wp_copy_text(cl->slot->error, edata->message ? edata->message : "", sizeof(cl->slot->error));
 	cl->slot->sqlerrcode = edata->sqlerrcode;
-	strlcpy(cl->slot->error, edata->message ? edata->message : "", sizeof(cl->slot->error));
+	pg_write_barrier();
+	pg_atomic_write_u32(&cl->slot->failed, 1);
 }
 
 /*
@@ -272,9 +274,13 @@ wp_client_exit(int code, Datum arg)
 {
 	WpClientSlot *slot = (WpClientSlot *) DatumGetPointer(arg);
 
-	if (pg_atomic_read_u32(&wp_clients->stop) == 0 && slot->error[0] == '\0')
+	if (pg_atomic_read_u32(&wp_clients->stop) == 0 && pg_atomic_read_u32(&slot->failed) == 0)
+	{
 		strlcpy(slot->error, "the client worker was terminated before the step ended",
 				sizeof(slot->error));
+		pg_write_barrier();
+		pg_atomic_write_u32(&slot->failed, 1);
+	}
 	pg_write_barrier();
 	pg_atomic_write_u32(&slot->done, 1);
 }

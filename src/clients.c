@@ -49,6 +49,7 @@ wp_slot_init(WpClientSlot *c, uint32 gen)
 	pg_atomic_init_u64(&c->retries, 0);
 	pg_atomic_init_u32(&c->flushed_gen, gen);
 	pg_atomic_init_u32(&c->done, 0);
+	pg_atomic_init_u32(&c->failed, 0);
 	for (int b = 0; b < WP_HIST_BUCKETS; b++)
 		pg_atomic_init_u64(&c->hist.bucket[b], 0);
 }
@@ -72,7 +73,7 @@ wp_clients_shmem_init(void *block, bool found)
  * Start the step's clients and wait until they run.
  */
 static void
-wp_backend_start(const WpLoadSpec *spec)
+wp_backend_start(const WpLoadSpec *spec, double run_s)
 {
 	int			n = spec->clients;
 
@@ -87,6 +88,8 @@ wp_backend_start(const WpLoadSpec *spec)
 	pg_atomic_write_u32(&wp_clients->stop, 0);
 	pg_write_barrier();
 
+	if (wp_handles != NULL)
+		pfree(wp_handles);
 	wp_handles = MemoryContextAllocZero(TopMemoryContext,
 										sizeof(BackgroundWorkerHandle *) * n);
 	for (int i = 0; i < n; i++)
@@ -124,10 +127,13 @@ wp_backend_check(void)
 		WpClientSlot *c = &wp_clients->slot[i];
 		pid_t		pid;
 
-		if (c->error[0] != '\0')
+		if (pg_atomic_read_u32(&c->failed) != 0)
+		{
+			pg_read_barrier();
 			ereport(ERROR,
 					(errcode(c->sqlerrcode ? c->sqlerrcode : ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
 					 errmsg("client worker %d stopped: %s", i + 1, c->error)));
+		}
 		if (pg_atomic_read_u32(&c->done) == 0 &&
 			GetBackgroundWorkerPid(wp_handles[i], &pid) == BGWH_STOPPED)
 			ereport(ERROR,
@@ -183,17 +189,18 @@ wp_backend_read(WpLoadTotals *t)
 /*
  * Stop the clients and wait until they have exited (and so flushed their
  * statistics).  One that does not stop in time is terminated, then given
- * up on with a WARNING.  Safe to call when none run.
+ * up on with a WARNING.  Safe to call when none run.  In-server clients
+ * have no planned end: finish changes nothing.
  */
 static void
-wp_backend_stop(void)
+wp_backend_stop(bool finish)
 {
 	pg_atomic_write_u32(&wp_clients->stop, 1);
 	for (int i = 0; i < wp_nrunning; i++)
 	{
 		for (int waited = 0;; waited += 100)
 		{
-			pid_t		pid;
+			pid_t		pid = 0;
 
 			if (GetBackgroundWorkerPid(wp_handles[i], &pid) == BGWH_STOPPED)
 				break;
@@ -221,4 +228,5 @@ const WpLoadEngine wp_backend_engine = {
 	.flush = wp_backend_flush,
 	.read = wp_backend_read,
 	.stop = wp_backend_stop,
+	.resolve = NULL,
 };

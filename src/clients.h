@@ -18,6 +18,7 @@
 #ifndef WALPRESSURE_CLIENTS_H
 #define WALPRESSURE_CLIENTS_H
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "port/atomics.h"
 
@@ -53,14 +54,33 @@ typedef struct WpLoadTotals
 /* Waits `ms` watching the step; false when the sweep was cancelled. */
 typedef bool (*WpWaitFn) (long ms);
 
+/* One second of the clients' own figures. */
+typedef struct WpLoadSecond
+{
+	double		tps;
+	double		latency_p50_ms; /* < 0: none */
+	double		latency_p99_ms;
+} WpLoadSecond;
+
 typedef struct WpLoadEngine
 {
 	const char *name;
-	void		(*start) (const WpLoadSpec *spec);
-	void		(*check) (void);	/* ERROR if a client failed or died */
+	/* start the load; it must last at least run_s seconds */
+	void		(*start) (const WpLoadSpec *spec, double run_s);
+	void		(*check) (void);	/* ERROR if the load failed or lost clients */
 	bool		(*flush) (WpWaitFn wait);	/* statistics current; false: cancelled */
+	/* the clients' totals now (an engine that counts only at the end: zeros) */
 	void		(*read) (WpLoadTotals *totals);
-	void		(*stop) (void);		/* and wait; safe when none runs */
+	/* stop: with finish, let the load end as planned; safe when none runs */
+	void		(*stop) (bool finish);
+
+	/*
+	 * For an engine that counts only at the end (NULL otherwise), after
+	 * stop(true): the totals of the transactions that ended in (start, end],
+	 * and, for each of the nmarks seconds ending at marks[i], its figures.
+	 */
+	void		(*resolve) (TimestampTz start, TimestampTz end, WpLoadTotals *window,
+							const TimestampTz *marks, int nmarks, WpLoadSecond *seconds);
 } WpLoadEngine;
 
 extern const WpLoadEngine wp_backend_engine;
@@ -79,8 +99,9 @@ typedef struct WpClientSlot
 	pg_atomic_uint32 flushed_gen;	/* last flush_gen acted upon */
 	pg_atomic_uint32 done;		/* 1 when the client left its loop */
 	WpHist		hist;			/* transaction latency */
-	int			sqlerrcode;		/* and that error's SQLSTATE */
-	char		error[256];		/* why it stopped early, "" if it did not */
+	pg_atomic_uint32 failed;	/* 1 once error and sqlerrcode are set */
+	int			sqlerrcode;		/* why it stopped early, and its SQLSTATE */
+	char		error[256];
 } WpClientSlot;
 
 typedef struct WpClientBlock

@@ -33,6 +33,7 @@
 
 #include "coordinator.h"
 #include "job.h"
+#include "pgbench_engine.h"
 #include "recovery.h"
 #include "results.h"
 #include "server_settings.h"
@@ -77,6 +78,8 @@ wp_coordinator_exit(int code, Datum arg)
 
 	if (wp_finished)
 		return;
+	/* no client may go on running the load */
+	pg_atomic_write_u32(&wp_clients->stop, 1);
 	edata.sqlerrcode = ERRCODE_INTERNAL_ERROR;
 	edata.message = "the coordinator exited unexpectedly (see the server log)";
 	wp_job_finish("failed", &edata, wp_job_sweep_id());
@@ -175,8 +178,8 @@ static void
 wp_step_spec(const WpSweepRequest *req, int pos, WpLoadSpec *spec)
 {
 	memset(spec, 0, sizeof(WpLoadSpec));
-	spec->dboid = MyDatabaseId;
-	spec->roleoid = GetUserId();
+	spec->dboid = wp_job_database();
+	spec->roleoid = wp_job_role();
 	spec->workload = req->workload;
 	spec->clients = req->clients;
 	spec->batch_size = req->batch_size;
@@ -278,6 +281,7 @@ wp_coordinator_main(Datum main_arg)
 	ErrorData  *volatile edata = NULL;
 	char	   *volatile error = NULL;
 	volatile int64 id = 0;
+	bool		need_recovery = false;
 
 	pqsignal(SIGTERM, wp_coordinator_sigterm);
 	BackgroundWorkerUnblockSignals();
@@ -293,7 +297,7 @@ wp_coordinator_main(Datum main_arg)
 	req = palloc(sizeof(WpSweepRequest));
 	memcpy(req, wp_job_sweep_request(), sizeof(WpSweepRequest));
 	plan.req = req;
-	plan.engine = &wp_backend_engine;
+	plan.engine = req->engine == WP_ENGINE_PGBENCH ? &wp_pgbench_engine : &wp_backend_engine;
 	plan.cap = &cap;
 
 	PG_TRY();
@@ -329,11 +333,23 @@ wp_coordinator_main(Datum main_arg)
 		bool		cap_removed = wp_cap_end(&cap, id);
 
 		wp_server_end(id, &hold);
-		wp_results_sweep_close(id, status, error, hold.restored);
+		PG_TRY();
+		{
+			wp_results_sweep_close(id, status, error, hold.restored);
+		}
+		PG_CATCH();
+		{
+			/* the row stays "running"; the recovery worker closes it */
+			EmitErrorReport();
+			(void) wp_catch_error(cxt);
+			cap_removed = false;
+		}
+		PG_END_TRY();
 		if (cap_removed)
 			wp_state_file_remove();
+		else
+			need_recovery = true;
 	}
-
 	wp_finished = true;
 	if (edata == NULL && error != NULL)
 	{
@@ -344,5 +360,8 @@ wp_coordinator_main(Datum main_arg)
 		edata = why;
 	}
 	wp_job_finish(status, edata, id);
+	/* what could not be put back or closed here, the recovery worker does */
+	if (need_recovery)
+		wp_recovery_start();
 	proc_exit(0);
 }

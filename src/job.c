@@ -27,11 +27,15 @@
 #include "catalog/pg_authid.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/plannodes.h"
+#include "tcop/pquery.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/portal.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -51,6 +55,24 @@ typedef enum WpJobState
 	WP_JOB_FINISHED				/* the worker ended; its caller reads why */
 } WpJobState;
 
+/*
+ * How a launch ended.  Kept for the last few launches, so that a caller that
+ * was slow to look (a blocked NOTICE) still finds its own after another
+ * launch has claimed the slot.
+ */
+#define WP_OUTCOMES 8
+
+typedef struct WpJobOutcome
+{
+	uint64		seq;			/* the launch, 0: none */
+	int64		sweep_id;
+	char		status[WP_STATUS_LEN];	/* done, cancelled, failed */
+	int			sqlerrcode;
+	char		message[WP_MESSAGE_MAX];
+	char		detail[WP_MESSAGE_MAX];
+	char		hint[WP_MESSAGE_MAX];
+} WpJobOutcome;
+
 typedef struct WpJob
 {
 	LWLock	   *lock;
@@ -64,12 +86,8 @@ typedef struct WpJob
 	Oid			dboid;
 	Oid			roleoid;
 
-	/* the outcome, for the launch finished_seq */
-	char		status[WP_STATUS_LEN];	/* done, cancelled, failed */
-	int			sqlerrcode;
-	char		message[WP_MESSAGE_MAX];
-	char		detail[WP_MESSAGE_MAX];
-	char		hint[WP_MESSAGE_MAX];
+	/* the outcomes of the last launches, slot seq % WP_OUTCOMES */
+	WpJobOutcome outcome[WP_OUTCOMES];
 
 	/* progress */
 	int			steps_total;
@@ -230,7 +248,7 @@ wp_job_phase(WpPhase phase, int step, int repeat, const char *value)
 	wp_job->step = step;
 	wp_job->repeat = repeat;
 	if (value != NULL)
-		strlcpy(wp_job->value, value, WP_VALUE_MAX);
+		wp_copy_text(wp_job->value, value, WP_VALUE_MAX);
 	LWLockRelease(wp_job->lock);
 }
 
@@ -243,7 +261,7 @@ wp_job_step_done(int step, const char *message)
 	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
 	wp_job->steps_done = step;
 	wp_job->last_done_at = GetCurrentTimestamp();
-	strlcpy(wp_job->last_step, message, WP_MESSAGE_MAX);
+	wp_copy_text(wp_job->last_step, message, WP_MESSAGE_MAX);
 	LWLockRelease(wp_job->lock);
 	wp_job_wake_caller();
 }
@@ -255,12 +273,17 @@ wp_job_step_done(int step, const char *message)
 void
 wp_job_finish(const char *status, ErrorData *edata, int64 sweep_id)
 {
+	WpJobOutcome *out;
+
 	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
-	strlcpy(wp_job->status, status, WP_STATUS_LEN);
-	wp_job->sqlerrcode = edata ? edata->sqlerrcode : 0;
-	strlcpy(wp_job->message, edata && edata->message ? edata->message : "", WP_MESSAGE_MAX);
-	strlcpy(wp_job->detail, edata && edata->detail ? edata->detail : "", WP_MESSAGE_MAX);
-	strlcpy(wp_job->hint, edata && edata->hint ? edata->hint : "", WP_MESSAGE_MAX);
+	out = &wp_job->outcome[wp_job->launch_seq % WP_OUTCOMES];
+	out->seq = wp_job->launch_seq;
+	out->sweep_id = sweep_id;
+	strlcpy(out->status, status, WP_STATUS_LEN);
+	out->sqlerrcode = edata ? edata->sqlerrcode : 0;
+	wp_copy_text(out->message, edata && edata->message ? edata->message : "", WP_MESSAGE_MAX);
+	wp_copy_text(out->detail, edata && edata->detail ? edata->detail : "", WP_MESSAGE_MAX);
+	wp_copy_text(out->hint, edata && edata->hint ? edata->hint : "", WP_MESSAGE_MAX);
 	wp_job->sweep_id = sweep_id;
 	wp_job->finished_seq = wp_job->launch_seq;
 	wp_job->state = WP_JOB_FINISHED;
@@ -293,11 +316,12 @@ wp_job_check_role(void)
 }
 
 /*
- * Claim the slot for a new job as the current role in this database;
- * ERROR if a job runs or an interrupted sweep is not closed yet.
+ * Claim the slot for a new job as the current role in this database, with
+ * its request; ERROR if a job runs or an interrupted sweep is not closed
+ * yet.
  */
 static uint64
-wp_job_claim(WpJobKind kind)
+wp_job_claim(WpJobKind kind, const void *req, Size len)
 {
 	int64		pending;
 	uint64		seq;
@@ -305,7 +329,7 @@ wp_job_claim(WpJobKind kind)
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("walpressure cannot run sweeps on a server in recovery"),
+				 errmsg("walpressure cannot run a sweep or init_pgbench on a server in recovery"),
 				 errhint("Run them on the primary.")));
 	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
 	if (wp_job->state == WP_JOB_STARTING || wp_job->state == WP_JOB_RUNNING)
@@ -343,8 +367,6 @@ wp_job_claim(WpJobKind kind)
 	wp_job->caller_pid = MyProcPid;
 	wp_job->dboid = MyDatabaseId;
 	wp_job->roleoid = GetUserId();
-	wp_job->status[0] = '\0';
-	wp_job->message[0] = '\0';
 	wp_job->last_step[0] = '\0';
 	wp_job->value[0] = '\0';
 	wp_job->steps_total = 0;
@@ -355,6 +377,7 @@ wp_job_claim(WpJobKind kind)
 	wp_job->started_at = wp_job->phase_at = GetCurrentTimestamp();
 	wp_job->step_at = wp_job->first_step_at = wp_job->last_done_at = 0;
 	pg_atomic_write_u32(&wp_job->cancel, 0);
+	memcpy(&wp_job->req, req, len);
 	LWLockRelease(wp_job->lock);
 	return seq;
 }
@@ -411,22 +434,37 @@ typedef struct WpOutcome
 static void
 wp_job_read(uint64 seq, WpOutcome *o)
 {
+	const WpJobOutcome *out;
+
 	LWLockAcquire(wp_job->lock, LW_SHARED);
 	/* only our own launch: a later one may already have claimed the slot */
 	if (wp_job->launch_seq == seq)
 	{
-		o->sweep_id = wp_job->sweep_id;
+		if (wp_job->sweep_id > 0)
+			o->sweep_id = wp_job->sweep_id;
 		o->steps_done = wp_job->steps_done;
 		strlcpy(o->last_step, wp_job->last_step, WP_MESSAGE_MAX);
 	}
 	o->finished = wp_job->finished_seq >= seq;
-	if (wp_job->finished_seq == seq)
+	out = &wp_job->outcome[seq % WP_OUTCOMES];
+	if (out->seq == seq)
 	{
-		strlcpy(o->status, wp_job->status, WP_STATUS_LEN);
-		o->sqlerrcode = wp_job->sqlerrcode;
-		strlcpy(o->message, wp_job->message, WP_MESSAGE_MAX);
-		strlcpy(o->detail, wp_job->detail, WP_MESSAGE_MAX);
-		strlcpy(o->hint, wp_job->hint, WP_MESSAGE_MAX);
+		if (out->sweep_id > 0)
+			o->sweep_id = out->sweep_id;
+		strlcpy(o->status, out->status, WP_STATUS_LEN);
+		o->sqlerrcode = out->sqlerrcode;
+		strlcpy(o->message, out->message, WP_MESSAGE_MAX);
+		strlcpy(o->detail, out->detail, WP_MESSAGE_MAX);
+		strlcpy(o->hint, out->hint, WP_MESSAGE_MAX);
+	}
+	else if (o->finished)
+	{
+		/* eight launches came and went before this caller looked */
+		strlcpy(o->status, "failed", WP_STATUS_LEN);
+		o->sqlerrcode = ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
+		strlcpy(o->message, "its outcome was overwritten by later launches before it was read",
+				WP_MESSAGE_MAX);
+		strlcpy(o->hint, "walpressure.sweeps has the sweep's status.", WP_MESSAGE_MAX);
 	}
 	LWLockRelease(wp_job->lock);
 }
@@ -450,6 +488,42 @@ wp_job_notice_phase(void)
 }
 
 /*
+ * May the waiting caller stop holding back the xmin horizon?
+ *
+ * A sweep takes minutes to hours, and the calling statement's snapshot would
+ * hold back pruning and VACUUM of the very tables the clients update
+ * (pgbench's own client holds no snapshot between transactions).  A C
+ * function cannot release the snapshot of the statement that called it, and
+ * the snapshot manager has no call that drops a registered snapshot's xmin,
+ * so the only way is to clear this process's advertised xmin.  That is safe
+ * only where nothing reads with that snapshot or an older one afterwards:
+ * not in a transaction block (an open cursor could), and only when called
+ * straight from a top-level SELECT of one row with nothing else to compute
+ * (SELECT walpressure.run_sweep(...)): not from a function whose caller may
+ * still scan, not from a query with FROM, subqueries or other columns.
+ * Elsewhere the horizon is held for the sweep, and VACUUM waits.
+ */
+static bool
+wp_job_may_release_snapshot(void)
+{
+	PlannedStmt *stmt;
+	Plan	   *plan;
+
+	if (IsTransactionBlock() || IsolationUsesXactSnapshot())
+		return false;
+	if (ActivePortal == NULL || ActivePortal->queryDesc == NULL ||
+		list_length(ActivePortal->stmts) != 1 || !ActiveSnapshotSet() ||
+		GetActiveSnapshot() != ActivePortal->queryDesc->snapshot)
+		return false;
+	stmt = linitial_node(PlannedStmt, ActivePortal->stmts);
+	plan = stmt->planTree;
+	return stmt->commandType == CMD_SELECT && stmt->subplans == NIL &&
+		plan != NULL && IsA(plan, Result) && plan->lefttree == NULL &&
+		plan->initPlan == NIL && ((Result *) plan)->resconstantqual == NULL &&
+		list_length(plan->targetlist) == 1;
+}
+
+/*
  * Wait for the worker of launch `seq`.  With until_id, return as soon as it
  * has recorded its sweep id.  Sends a NOTICE per step done, and one at
  * least every 10 s of a long step; on a query cancel, cancels the worker,
@@ -461,21 +535,7 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 	int			reported = 0;
 	TimestampTz last_notice = GetCurrentTimestamp();
 
-	memset(o, 0, sizeof(*o));
-
-	/*
-	 * A sweep takes minutes to hours, and this statement's snapshot would
-	 * hold back pruning and VACUUM of the very tables the clients update
-	 * (pgbench's own client holds no snapshot between transactions).  A C
-	 * function cannot release the snapshot of the statement that called it,
-	 * and the snapshot manager has no call that drops a registered
-	 * snapshot's xmin, so the only way is to clear this process's advertised
-	 * xmin.  That is safe only where nothing in the transaction reads with
-	 * a snapshot again: a single-statement transaction in READ COMMITTED
-	 * (not in a transaction block, where an open cursor could still read).
-	 * Elsewhere the horizon is held for the sweep, and VACUUM waits.
-	 */
-	if (!until_id && !IsTransactionBlock() && !IsolationUsesXactSnapshot())
+	if (!until_id && wp_job_may_release_snapshot())
 	{
 		InvalidateCatalogSnapshot();
 		MyProc->xmin = InvalidTransactionId;
@@ -545,8 +605,14 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 static void
 wp_job_raise(const WpOutcome *o, const char *prefix, const char *fallback_detail)
 {
+	int			code = o->sqlerrcode ? o->sqlerrcode : ERRCODE_INTERNAL_ERROR;
+
+	/* a worker's lost connection or shutdown is not this session's */
+	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_CONNECTION_EXCEPTION ||
+		ERRCODE_TO_CATEGORY(code) == ERRCODE_OPERATOR_INTERVENTION)
+		code = ERRCODE_EXTERNAL_ROUTINE_EXCEPTION;
 	ereport(ERROR,
-			(errcode(o->sqlerrcode ? o->sqlerrcode : ERRCODE_INTERNAL_ERROR),
+			(errcode(code),
 			 errmsg("%s%s", prefix, o->message),
 			 o->detail[0] ? errdetail("%s", o->detail) :
 			 fallback_detail ? errdetail("%s", fallback_detail) : 0,
@@ -570,10 +636,10 @@ wp_job_run_sweep(const WpSweepRequest *req, bool wait)
 				 errmsg("run_sweep(wait => true) cannot run in a REPEATABLE READ or SERIALIZABLE transaction"),
 				 errdetail("Its snapshot would hold back VACUUM of the tables the sweep updates for the whole sweep."),
 				 errhint("Use READ COMMITTED, or wait => false and read walpressure.sweeps.")));
-	seq = wp_job_claim(WP_JOB_SWEEP);
-	memcpy(&wp_job->req.sweep, req, sizeof(WpSweepRequest));
+	seq = wp_job_claim(WP_JOB_SWEEP, req, sizeof(WpSweepRequest));
 	handle = wp_job_start_worker(seq, "wp_coordinator_main", "walpressure coordinator");
 
+	memset(&o, 0, sizeof(o));
 	wp_job_wait(seq, handle, true, &o);
 	if (o.finished && o.sweep_id == 0)
 		wp_job_raise(&o, "the sweep could not start: ", NULL);
@@ -602,9 +668,9 @@ wp_job_run_init(const WpInitRequest *req)
 	BackgroundWorkerHandle *handle;
 	WpOutcome	o;
 
-	seq = wp_job_claim(WP_JOB_INIT_PGBENCH);
-	memcpy(&wp_job->req.init, req, sizeof(WpInitRequest));
+	seq = wp_job_claim(WP_JOB_INIT_PGBENCH, req, sizeof(WpInitRequest));
 	handle = wp_job_start_worker(seq, "wp_init_pgbench_main", "walpressure init_pgbench");
+	memset(&o, 0, sizeof(o));
 	wp_job_wait(seq, handle, false, &o);
 	if (strcmp(o.status, "done") != 0)
 		wp_job_raise(&o, psprintf("init_pgbench %s: ", o.status), NULL);
@@ -622,14 +688,31 @@ wp_cancel_sweep(PG_FUNCTION_ARGS)
 	uint64		seq;
 	bool		running;
 
+	Oid			owner = InvalidOid;
+
 	wp_require_preload();
 	LWLockAcquire(wp_job->lock, LW_SHARED);
 	running = wp_job->state == WP_JOB_RUNNING && wp_job->kind == WP_JOB_SWEEP &&
 		id > 0 && wp_job->sweep_id == id && wp_job->dboid == MyDatabaseId;
 	seq = wp_job->launch_seq;
 	if (running)
-		pg_atomic_write_u32(&wp_job->cancel, 1);
+		owner = wp_job->roleoid;
 	LWLockRelease(wp_job->lock);
+
+	/* as pg_cancel_backend: one's own, or a member's; a superuser's only by one */
+	if (running && ((superuser_arg(owner) && !superuser()) ||
+					!has_privs_of_role(GetUserId(), owner)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel sweep " INT64_FORMAT, id),
+				 errdetail("Only roles with the privileges of the role that runs a sweep may cancel it, and only superusers a superuser's.")));
+	if (running)
+	{
+		LWLockAcquire(wp_job->lock, LW_SHARED);
+		if (wp_job->launch_seq == seq)
+			pg_atomic_write_u32(&wp_job->cancel, 1);
+		LWLockRelease(wp_job->lock);
+	}
 
 	if (!running)
 		ereport(ERROR,

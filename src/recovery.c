@@ -36,6 +36,7 @@
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
 
+#include "pgbench_engine.h"
 #include "recovery.h"
 #include "server_settings.h"
 #include "worker.h"
@@ -143,7 +144,6 @@ wp_recovery_start(void)
 	if (!wp_state_file_read(&id, &dboid))
 		return;
 	wp_dynamic_worker(&worker, "wp_recovery_main", "walpressure recovery");
-	worker.bgw_main_arg = ObjectIdGetDatum(dboid);
 	worker.bgw_notify_pid = 0;	/* nobody waits for it */
 	if (!RegisterDynamicBackgroundWorker(&worker, NULL))
 		ereport(LOG,
@@ -212,7 +212,7 @@ wp_recovery_cap(int64 id)
 static void
 wp_recovery_try(void (*part) (int64), int64 id, const char *what)
 {
-	MemoryContext cxt = CurrentMemoryContext;
+	MemoryContext volatile cxt = CurrentMemoryContext;
 
 	PG_TRY();
 	{
@@ -233,7 +233,24 @@ wp_recovery_try(void (*part) (int64), int64 id, const char *what)
 }
 
 /*
- * The recovery worker: close the interrupted sweep, then forget it.
+ * However the recovery worker leaves (a FATAL error while connecting to a
+ * database that was dropped or no longer allows connections included), the
+ * state file goes: it must never lock sweeps out.  What could not be done is
+ * in the log; the server settings' own record stays for the next start.
+ */
+static void
+wp_recovery_exit(int code, Datum arg)
+{
+	if (code != 0)
+		ereport(LOG,
+				(errmsg("walpressure: the worker closing interrupted sweep " INT64_FORMAT " did not finish; see the messages above",
+						DatumGetInt64(arg))));
+	wp_state_file_remove();
+}
+
+/*
+ * The recovery worker: close the interrupted sweep, then forget it.  The
+ * cap needs no database and goes first.
  */
 void
 wp_recovery_main(Datum main_arg)
@@ -243,20 +260,22 @@ wp_recovery_main(Datum main_arg)
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(DatumGetObjectId(main_arg),
-											  BOOTSTRAP_SUPERUSERID, 0);
+	if (!wp_state_file_read(&id, &dboid))
+		proc_exit(0);
+	before_shmem_exit(wp_recovery_exit, Int64GetDatum(id));
+
+	/* the cap the sweep set must not outlive it, nor pgbench's logs */
+	wp_recovery_try(wp_recovery_cap, id, "remove the IOPS cap");
+	wp_pgbench_remove_stale_dirs();
+
+	BackgroundWorkerInitializeConnectionByOid(dboid, BOOTSTRAP_SUPERUSERID,
+											  BGWORKER_BYPASS_ALLOWCONN);
 	pgstat_report_appname("walpressure recovery");
 	/* a superuser session: nothing the database's settings name may run */
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 
-	if (!wp_state_file_read(&id, &dboid))
-		proc_exit(0);
-
 	wp_recovery_try(wp_recovery_mark_aborted, id, "mark the row aborted");
 	/* the postmaster restored the settings if it restarted; else now */
 	wp_recovery_try(wp_recovery_settings, id, "restore the server settings");
-	/* the cap the sweep set must not outlive it */
-	wp_recovery_try(wp_recovery_cap, id, "remove the IOPS cap");
-	wp_state_file_remove();
 	proc_exit(0);
 }

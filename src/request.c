@@ -24,10 +24,12 @@
 #include <math.h>
 
 #include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "postmaster/postmaster.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
 #include "utils/acl.h"
@@ -40,6 +42,7 @@
 
 #include "cgroup.h"
 #include "job.h"
+#include "pgbench_engine.h"
 #include "request.h"
 #include "shmem.h"
 #include "worker.h"
@@ -57,7 +60,8 @@ PG_FUNCTION_INFO_V1(wp_run_sweep);
 enum
 {
 	A_SETTING, A_VALS, A_CLIENTS, A_DURATION, A_WORKLOAD, A_IOPS_CAP, A_WARMUP,
-	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_NARGS
+	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_ENGINE,
+	A_SCRIPT, A_NARGS
 };
 
 /*
@@ -158,7 +162,7 @@ wp_check_load_value(const char *name, const char *value)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for %s: \"%s\"", name, value ? value : ""),
-				 errhint("It must be a whole number of at least 1.")));
+				 errhint("It must be a whole number from 1 to %d.", WP_LOAD_MAX)));
 	return v;
 }
 
@@ -233,7 +237,7 @@ wp_check_session_setting(const char *name, const char *value)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to set parameter \"%s\"", name),
 				 errdetail("The sweep's clients set it in their sessions as the role that runs the sweep."),
-				 errhint("GRANT SET ON PARAMETER %s TO %s;", name,
+				 errhint("A superuser can allow it with GRANT SET ON PARAMETER %s TO %s;", name,
 						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
 }
 
@@ -254,7 +258,7 @@ wp_check_server_setting(const char *name, const char *value, bool accept_data_lo
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to change %s for the whole server", name),
 				 errdetail("A sweep changes server-wide settings with ALTER SYSTEM as the role that runs it."),
-				 errhint("GRANT ALTER SYSTEM ON PARAMETER %s TO %s;", name,
+				 errhint("A superuser can allow it with GRANT ALTER SYSTEM ON PARAMETER %s TO %s;", name,
 						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
 	source = wp_pg_settings(name, "source");
 	if (source != NULL && (strcmp(source, "command line") == 0 ||
@@ -290,27 +294,54 @@ wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 }
 
 /*
- * May the caller run `function` of the extension (given as its signature,
- * like "set_iops_cap(integer,integer,text)")?  A sweep does on the caller's
- * behalf what these functions do, so it needs the same right.
+ * May the caller run a function of the extension (`signature` as shown,
+ * `lookup` fully qualified, so the caller's search_path plays no part)?  A
+ * sweep does on the caller's behalf what these functions do, so it needs
+ * the same right.
  */
 static void
-wp_check_may_call(const char *signature, const char *why)
+wp_check_may_call(const char *signature, const char *lookup, const char *why)
 {
 	Oid			fn;
 
-	fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
-											  CStringGetTextDatum(psprintf("walpressure.%s", signature))));
+	fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure, CStringGetTextDatum(lookup)));
 	if (!OidIsValid(fn) || pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s", why),
 				 errdetail("The sweep does it as walpressure.%s would, and this role may not run that.",
 						   signature),
-				 errhint("GRANT EXECUTE ON FUNCTION walpressure.%s TO %s;%s", signature,
+				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION walpressure.%s TO %s;%s", signature,
 						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
 						 strncmp(signature, "prewarm", 7) == 0 ?
 						 " Or run the sweep with prewarm => false." : "")));
+}
+
+/* The same, for a function of pg_catalog. */
+static void
+wp_check_may_call_catalog(const char *signature, const char *lookup, const char *why)
+{
+	Oid			fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
+														  CStringGetTextDatum(lookup)));
+
+	if (!OidIsValid(fn) || pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to %s", why),
+				 errdetail("A sweep that changes server-wide settings applies them with a reload, as %s does.",
+						   signature),
+				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION pg_catalog.%s TO %s;",
+						 signature, quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+}
+
+/* Does the request fix a server-wide setting? */
+static bool
+wp_request_has_server_setting(const WpSweepRequest *req)
+{
+	for (int i = 0; i < req->nfixed; i++)
+		if (req->fixed[i].kind == WP_PARAM_SERVER)
+			return true;
+	return false;
 }
 
 /*
@@ -357,11 +388,11 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("settings must be a JSON object, like '{\"commit_siblings\": 5}'")));
-	if (VARSIZE(settings) > WP_TEXT_MAX)
+	if (VARSIZE(settings) > WP_SETTINGS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("settings takes %zu bytes, more than the %d walpressure can hold",
-						(Size) VARSIZE(settings), WP_TEXT_MAX)));
+						(Size) VARSIZE(settings), WP_SETTINGS_MAX)));
 	memcpy(req->settings_jsonb, settings, VARSIZE(settings));
 
 	it = JsonbIteratorInit(&settings->root);
@@ -387,6 +418,10 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("settings has \"sql\" but the workload is %s", workload),
 						 errhint("SQL runs only with workload => 'custom'.")));
+			if (req->is_script)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("settings has \"sql\" and a script is given; give one of them")));
 			if (value != NULL)
 				wp_copy_bounded(req->sql, value, WP_SQL_MAX, "the custom SQL");
 		}
@@ -419,6 +454,45 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 		else
 			wp_refuse_setting(key, "settings");
 	}
+}
+
+/*
+ * The engine, and a pgbench script, which is the workload: only the pgbench
+ * engine runs one.
+ */
+static void
+wp_request_engine(WpSweepRequest *req, const char *engine, const char *script,
+				  char **workload)
+{
+	if (strcmp(engine, "backend") == 0)
+		req->engine = WP_ENGINE_BACKEND;
+	else if (strcmp(engine, "pgbench") == 0)
+		req->engine = WP_ENGINE_PGBENCH;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown engine \"%s\"", engine),
+				 errhint("Engines: pgbench (this server's pgbench, over its Unix socket), backend (in-server client workers).")));
+	if (script == NULL)
+		return;
+	if (req->engine != WP_ENGINE_PGBENCH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a pgbench script needs engine => 'pgbench'")));
+	if (req->workload != WP_WORKLOAD_SIMPLE_UPDATE && req->workload != WP_WORKLOAD_CUSTOM)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("script is the workload; it cannot run with workload %s",
+						wp_workload_name(req->workload)),
+				 errhint("Leave workload out, or give workload => 'custom'.")));
+	if (strspn(script, " \t\r\n\f\v") == strlen(script))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("script is empty")));
+	wp_copy_bounded(req->sql, script, WP_SQL_MAX, "the pgbench script");
+	req->is_script = true;
+	req->workload = WP_WORKLOAD_CUSTOM;
+	*workload = "custom";
 }
 
 /*
@@ -470,15 +544,16 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	bool	   *elem_nulls;
 	int			nelems;
 	int64		max_clients;
+	int64		max_clients_workers;
 	int			free_workers;
 	bool		wait;
 
 	wp_require_preload();
 	for (int i = 0; i < A_NARGS; i++)
-		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL)
+		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only iops_cap and label may be NULL")));
+					 errmsg("only iops_cap, label and script may be NULL")));
 
 	wp_job_check_role();
 	req = palloc0(sizeof(WpSweepRequest));
@@ -554,7 +629,17 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown workload \"%s\"", workload),
 				 errhint("Workloads: %s.", wp_workload_list())));
+	wp_request_engine(req, text_to_cstring(PG_GETARG_TEXT_PP(A_ENGINE)),
+					  PG_ARGISNULL(A_SCRIPT) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(A_SCRIPT)),
+					  &workload);
 	wp_request_settings(req, PG_GETARG_JSONB_P(A_SETTINGS), workload);
+	if (req->engine == WP_ENGINE_PGBENCH &&
+		(strcmp(req->setting, "round_trip_us") == 0 || req->round_trip_us > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("round_trip_us is for the backend engine"),
+				 errdetail("It emulates the round trip of a client the in-server clients do not have; pgbench's clients have real ones."),
+				 errhint("Run the sweep with engine => 'backend', or leave round_trip_us out.")));
 	if (req->workload == WP_WORKLOAD_CUSTOM && strspn(req->sql, " \t\r\n\f\v") == strlen(req->sql))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -586,13 +671,30 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeats must be at least 1")));
-	if (req->repeats > WP_REPEATS_MAX || (int64) req->repeats * req->nvals > WP_STEPS_MAX)
+	if (req->repeats > WP_REPEATS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("repeats must be at most %d", WP_REPEATS_MAX)));
+	if ((int64) req->repeats * req->nvals > WP_STEPS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%d values x %d repeats is more steps than the %d a sweep may have",
 						req->nvals, req->repeats, WP_STEPS_MAX)));
+	/* pgbench's clients are connections: the coordinator is the one worker */
+	if (req->engine == WP_ENGINE_PGBENCH)
+	{
+		if (max_clients > MaxConnections)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg(INT64_FORMAT " pgbench clients are more connections than max_connections = %d",
+							max_clients, MaxConnections),
+					 errhint("Raise max_connections and restart the server, or use fewer clients.")));
+		max_clients_workers = 0;
+	}
+	else
+		max_clients_workers = max_clients;
 	free_workers = wp_free_worker_slots();
-	if (max_clients + 1 > free_workers)
+	if (max_clients_workers + 1 > free_workers)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg(INT64_FORMAT " clients need " INT64_FORMAT " background workers (the clients and the coordinator), but only %d of max_worker_processes = %d are free",
@@ -602,20 +704,40 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 						 max_clients + 1, max_worker_processes - free_workers)));
 	req->max_clients = (int) max_clients;
 
+	/* server-wide settings take effect with a reload: the caller's right */
+	if (req->kind == WP_PARAM_SERVER || wp_request_has_server_setting(req))
+		wp_check_may_call_catalog("pg_reload_conf()", "pg_catalog.pg_reload_conf()",
+								  "reload the server's configuration");
+
 	/* the disk: the caller's right to cap it, then the cgroup's state */
 	if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
 	{
-		wp_check_may_call("set_iops_cap(integer,integer,text)", "cap the disk's IOPS");
+		wp_check_may_call("set_iops_cap(integer,integer,text)",
+						  "walpressure.set_iops_cap(pg_catalog.int4,pg_catalog.int4,pg_catalog.text)",
+						  "cap the disk's IOPS");
 		(void) wp_cgroup_check();
 		(void) wp_wal_device(NULL);
 	}
 
+	/* each step starts with a CHECKPOINT: the caller's right too */
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to start each step with a CHECKPOINT"),
+				 errdetail("Each step of a sweep starts with a CHECKPOINT, which needs the privileges of pg_checkpoint."),
+				 errhint("A superuser can allow it with GRANT pg_checkpoint TO %s;",
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
 	/* the data, prewarmed as the caller */
 	if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
-		wp_check_may_call("prewarm(regclass[])", "prewarm the pgbench tables before the sweep");
+		wp_check_may_call("prewarm(regclass[])",
+						  "walpressure.prewarm(pg_catalog.regclass[])",
+						  "prewarm the pgbench tables before the sweep");
 	if (req->workload != WP_WORKLOAD_CUSTOM)
 		req->scale = wp_pgbench_scale(workload);
 	wp_caller_search_path(req->search_path);
+	/* the pgbench engine: its binary, the connection, the script, first */
+	if (req->engine == WP_ENGINE_PGBENCH)
+		wp_pgbench_preflight(req);
 	if (!PG_ARGISNULL(A_LABEL))
 	{
 		wp_copy_bounded(req->label, text_to_cstring(PG_GETARG_TEXT_PP(A_LABEL)),

@@ -21,6 +21,7 @@
 #define WP_MAX_FIXED	32		/* settings fixed for every step */
 #define WP_TEXT_MAX		8192	/* label, search_path, the settings argument */
 #define WP_SQL_MAX		32768	/* the custom workload's SQL */
+#define WP_SETTINGS_MAX	(WP_SQL_MAX + WP_TEXT_MAX)	/* the settings argument */
 
 /* One setting, name and value, each a single GUC value. */
 typedef struct WpSetting
@@ -29,6 +30,13 @@ typedef struct WpSetting
 	char		value[WP_VALUE_MAX];
 	WpParamKind kind;			/* WP_PARAM_SESSION or WP_PARAM_SERVER */
 } WpSetting;
+
+/* Which load engine runs the clients (clients.h). */
+typedef enum WpEngineKind
+{
+	WP_ENGINE_BACKEND,			/* in-server client workers */
+	WP_ENGINE_PGBENCH			/* this server's pgbench */
+} WpEngineKind;
 
 typedef struct WpSweepRequest
 {
@@ -46,6 +54,8 @@ typedef struct WpSweepRequest
 	double		duration_s;
 	double		warmup_s;
 	WpWorkload	workload;
+	WpEngineKind engine;
+	bool		is_script;		/* sql is a pgbench script (meta-commands and all) */
 	bool		prewarm;
 	bool		accept_data_loss;
 	int			scale;			/* rows of pgbench_branches, 0 for custom */
@@ -54,7 +64,8 @@ typedef struct WpSweepRequest
 	bool		has_label;
 	char		label[WP_TEXT_MAX];
 	char		search_path[WP_TEXT_MAX];	/* the caller's, for the load */
-	char		settings_jsonb[WP_TEXT_MAX];	/* the argument as given, a jsonb varlena */
+	/* the settings argument as given, a jsonb varlena (aligned: a Datum) */
+	char		settings_jsonb[WP_SETTINGS_MAX] pg_attribute_aligned(MAXIMUM_ALIGNOF);
 	char		sql[WP_SQL_MAX];
 } WpSweepRequest;
 

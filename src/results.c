@@ -211,6 +211,9 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	wp_col(&row, "database", TEXTOID, CStringGetTextDatum(get_database_name(MyDatabaseId)), false);
 	wp_col(&row, "steps_total", INT4OID, Int32GetDatum(req->nvals * req->repeats), false);
 	wp_col(&row, "accept_data_loss", BOOLOID, BoolGetDatum(req->accept_data_loss), false);
+	wp_col(&row, "engine", TEXTOID,
+		   CStringGetTextDatum(req->engine == WP_ENGINE_PGBENCH ? "pgbench" : "backend"), false);
+	wp_col(&row, "script", TEXTOID, CStringGetTextDatum(req->sql), !req->is_script);
 	wp_row_insert(&row, "walpressure.sweeps", "sweep_id");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 

@@ -238,7 +238,8 @@ wp_reload_and_check(List *names)
 		CHECK_FOR_INTERRUPTS();
 	}
 	ereport(ERROR,
-			(errmsg("the server did not take the new settings within %d s",
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("the server did not take the new settings within %d s",
 					WP_IN_EFFECT_WAIT_MS / 1000),
 			 errdetail("Wanted: %s; a new process saw: %s.", want.data, seen)));
 }

@@ -120,16 +120,16 @@ wp_step_checkpoint(void)
 void
 wp_step_stop_load(const WpStepPlan *plan)
 {
-	plan->engine->stop();
+	plan->engine->stop(false);
 }
 
 /*
- * The measured window: one sample a second into `samples`.  False when
- * cancelled.
+ * The measured window: one sample a second into `samples`, taken at
+ * `marks`.  False when cancelled.
  */
 static bool
 wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
-			   int max_samples, int *nsamples)
+			   TimestampTz *marks, int max_samples, int *nsamples)
 {
 	const WpLoadEngine *engine = plan->engine;
 	WpCounters	cprev = k->c0;
@@ -157,8 +157,9 @@ wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
 		secs = (double) (cnow.ts - cprev.ts) / USECS_PER_SEC;
 		if (*nsamples < max_samples && secs > 0)
 		{
-			WpStepSample *s = &samples[(*nsamples)++];
+			WpStepSample *s = &samples[*nsamples];
 
+			marks[(*nsamples)++] = cnow.ts;
 			s->tps = (tnow->txns - tprev->txns) / secs;
 			wp_hist_subtract(delta, &tnow->hist, &tprev->hist);
 			s->latency_p50_ms = wp_us_to_ms(wp_hist_percentile(delta, 0.50));
@@ -169,6 +170,27 @@ wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
 		}
 		cprev = cnow;
 		memcpy(tprev, tnow, sizeof(WpLoadTotals));
+	}
+}
+
+/*
+ * For an engine that counts only once the load has ended: the clients'
+ * totals over the window, and each second's figures.
+ */
+static void
+wp_step_resolve(const WpLoadEngine *engine, WpStepCounters *k, WpStepSample *samples,
+				const TimestampTz *marks, int nsamples)
+{
+	WpLoadSecond *seconds = palloc0(sizeof(WpLoadSecond) * Max(nsamples, 1));
+	TimestampTz end = k->c0.ts + (TimestampTz) (k->seconds * USECS_PER_SEC);
+
+	memset(&k->t0, 0, sizeof(WpLoadTotals));
+	engine->resolve(k->c0.ts, end, &k->t1, marks, nsamples, seconds);
+	for (int i = 0; i < nsamples; i++)
+	{
+		samples[i].tps = seconds[i].tps;
+		samples[i].latency_p50_ms = seconds[i].latency_p50_ms;
+		samples[i].latency_p99_ms = seconds[i].latency_p99_ms;
 	}
 }
 
@@ -186,6 +208,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	const char *value = req->vals[pos];
 	const WpLoadEngine *engine = plan->engine;
 	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
+	TimestampTz *marks = NULL;
 	bool		ok = false;
 
 	wp_engine = engine;
@@ -210,7 +233,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	}
 
 	wp_job_phase(WP_PHASE_WARMUP, step, repeat, value);
-	engine->start(spec);
+	engine->start(spec, req->warmup_s + req->duration_s);
 	if (!wp_step_wait((long) (req->warmup_s * 1000)))
 		goto stop;
 
@@ -223,7 +246,8 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	engine->read(&k->t0);
 	k->have_ios = wp_cap_device_ios(plan->cap, &k->reads0, &k->writes0);
 
-	if (!wp_step_window(plan, k, samples, max_samples, nsamples))
+	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
+	if (!wp_step_window(plan, k, samples, marks, max_samples, nsamples))
 		goto stop;
 
 	/* window end: the clients' own figures now, the server's after they exit */
@@ -233,14 +257,16 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 		k->have_ios = wp_cap_device_ios(plan->cap, &k->reads1, &k->writes1);
 	engine->check();
 	wp_job_phase(WP_PHASE_STOPPING, step, repeat, value);
-	engine->stop();
+	engine->stop(true);
 	pgstat_clear_snapshot();
 	wp_read_counters(&k->c1, &k->h1);
+	if (engine->resolve != NULL)
+		wp_step_resolve(engine, k, samples, marks, *nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
 	ok = true;
 
 stop:
-	engine->stop();
+	engine->stop(false);
 	return ok;
 }

@@ -2,8 +2,8 @@
  *
  * worker.c
  *		What walpressure's dynamic background workers share: how one is
- *		described for registration, and how a worker recovers from an error
- *		in its loop.
+ *		described for registration, how a worker recovers from an error in
+ *		its loop, how many can start now, and how text they share is cut.
  *
  * IDENTIFICATION
  *	  src/worker.c
@@ -14,6 +14,7 @@
 
 #include "access/xact.h"
 #include "miscadmin.h"
+#include "mb/pg_wchar.h"
 #include "postmaster/bgworker.h"
 #include "utils/backend_status.h"
 
@@ -74,4 +75,18 @@ wp_free_worker_slots(void)
 			running++;
 	}
 	return Max(max_worker_processes - running, 0);
+}
+
+/*
+ * Copy text into a buffer of `size` bytes in shared memory, cut on a
+ * character boundary: a cut in the middle of a character would be invalid
+ * in the database's encoding when it is raised or stored.
+ */
+void
+wp_copy_text(char *dst, const char *src, Size size)
+{
+	int			len = pg_mbcliplen(src, strlen(src), size - 1);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
 }

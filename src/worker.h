@@ -19,5 +19,6 @@ extern void wp_dynamic_worker(struct BackgroundWorker *worker, const char *funct
 							  const char *name);
 extern ErrorData *wp_catch_error(MemoryContext cxt);
 extern int	wp_free_worker_slots(void);
+extern void wp_copy_text(char *dst, const char *src, Size size);
 
 #endif							/* WALPRESSURE_WORKER_H */

@@ -24,6 +24,8 @@ CREATE TABLE sweeps (
     steps_done int NOT NULL DEFAULT 0,
     error text,
     accept_data_loss bool NOT NULL DEFAULT false,
+    engine text NOT NULL DEFAULT 'backend' CHECK (engine IN ('pgbench', 'backend')),
+    script text,
     server_settings jsonb,
     server_originals jsonb,
     server_settings_restored text,
@@ -35,6 +37,10 @@ CREATE TABLE sweeps (
 
 COMMENT ON TABLE sweeps IS
 'One row per run_sweep call: its arguments, the server settings at its start, status and progress';
+COMMENT ON COLUMN sweeps.engine IS
+'what ran the load: pgbench (this server''s pgbench over its Unix socket, as the caller) or backend (in-server client workers)';
+COMMENT ON COLUMN sweeps.script IS
+'the pgbench script the sweep ran (run_sweep''s script argument), NULL for the others';
 COMMENT ON COLUMN sweeps.server_originals IS
 'the server-wide settings the sweep changed, as they were before its first change, and whether postgresql.auto.conf set them';
 COMMENT ON COLUMN sweeps.server_settings_restored IS

@@ -106,12 +106,14 @@ CREATE FUNCTION run_sweep(
     prewarm bool DEFAULT true,
     label text DEFAULT NULL,
     wait bool DEFAULT true,
-    accept_data_loss bool DEFAULT false)
+    accept_data_loss bool DEFAULT false,
+    engine text DEFAULT 'backend',
+    script text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool) IS
+COMMENT ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text) IS
 'Run the load once per value of a setting (x repeats, interleaved) and record every step';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
@@ -152,7 +154,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;

@@ -19,7 +19,7 @@ SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))
 FROM (VALUES ('run_sweep', ARRAY['text', 'text[]', 'integer', 'interval', 'text', 'integer',
                                  'interval', 'integer', 'jsonb', 'boolean', 'text', 'boolean',
-                                 'boolean']),
+                                 'boolean', 'text', 'text']),
              ('progress_row', '{}'),
              ('cancel_sweep', ARRAY['bigint']),
              ('init_pgbench', ARRAY['integer']),

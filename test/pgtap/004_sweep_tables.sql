@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(29);
+SELECT plan(31);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -45,7 +45,8 @@ SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
 FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss',
                    'wal_lsn_start', 'wal_lsn_end']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
-FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored']) AS c;
+FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
+                   'engine', 'script']) AS c;
 
 SELECT is(
     (SELECT pg_get_function_arguments('walpressure.run_sweep'::regproc)),
@@ -53,7 +54,8 @@ SELECT is(
     'workload text DEFAULT ''simple-update''::text, iops_cap integer DEFAULT NULL::integer, '
     'warmup interval DEFAULT ''00:00:05''::interval, repeats integer DEFAULT 1, '
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
-    'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false',
+    'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
+    'engine text DEFAULT ''backend''::text, script text DEFAULT NULL::text',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();

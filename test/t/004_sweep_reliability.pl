@@ -82,8 +82,9 @@ CREATE TABLE secret (i int);
 CREATE ROLE regress_sweeper LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_sweeper;
 GRANT EXECUTE ON FUNCTION
-    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool)
+    walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text)
 TO regress_sweeper;
+GRANT pg_checkpoint TO regress_sweeper;
 });
 my ($ret, $stdout, $stderr) = $node->psql('postgres', q{
 \set VERBOSITY verbose

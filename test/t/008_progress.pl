@@ -91,4 +91,25 @@ is($held, 't', 'run_sweep in a transaction block: its xmin is held while it wait
 $h->finish;
 like($out, qr/^1$/m, 'the cursor opened before the sweep still reads its row after VACUUM');
 
+# called from a query with FROM (it could still read after the call), the
+# horizon is held too
+($out, $err) = ('', '');
+$h = IPC::Run::start(
+	[ 'psql', '-X', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
+		q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+		      duration => '3 s', warmup => '0 s', prewarm => false, label => 'from')
+		  FROM generate_series(1, 1)} ],
+	'>', \$out, '2>', \$err);
+$held = '';
+for (1 .. 300)
+{
+	$held = $node->safe_psql('postgres', q{
+SELECT backend_xmin IS NOT NULL FROM pg_stat_activity
+WHERE pid = (SELECT pid FROM walpressure.progress WHERE phase = 'measured window')});
+	last if $held ne '';
+	usleep(100_000);
+}
+is($held, 't', 'run_sweep called in a query with FROM: its xmin is held while it waits');
+$h->finish;
+
 done_testing();

@@ -1,0 +1,823 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgbench_engine.c
+ *		The pgbench load engine: the load of a step is this server's own
+ *		pgbench (found next to the running postgres binary), started by the
+ *		coordinator, connected over the server's first Unix socket to this
+ *		database as the role that runs the sweep.  It is what a DBA runs by
+ *		hand: real client processes, the protocol, the client's CPU on the
+ *		same cores.
+ *
+ * The step's session settings reach pgbench's backends through PGOPTIONS
+ * (-c name=value), each a single value run_sweep checked; nothing goes
+ * through a shell.  pgbench writes a per-transaction log (completion time
+ * and latency of every transaction) into a private directory on tmpfs, so
+ * that neither it nor the logs spend the capped disk's write IOs; once it
+ * has ended, the transactions that ended inside the measured window give
+ * the step's totals, its latency histogram and its per-second figures: the
+ * warm-up is excluded by time, not guessed.
+ *
+ * pgbench never outlives its step: it runs in a process group of its own,
+ * with SIGKILL as its parent-death signal, is killed with its group on a
+ * cancel or an error, and a coordinator's exit kills it too.  A pgbench
+ * that ends early, or ends with aborted clients, fails the step with its own
+ * stderr in the error.
+ *
+ * IDENTIFICATION
+ *	  src/pgbench_engine.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "access/xact.h"
+#include "commands/dbcommands.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "postmaster/postmaster.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "catalog/pg_authid.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+#include "utils/varlena.h"
+#include "utils/wait_event.h"
+
+#include "figures.h"
+#include "pgbench_engine.h"
+#include "worker.h"
+
+#define WP_PGBENCH_DIR_PREFIX	"walpressure-pgbench."
+#define WP_PGBENCH_MARGIN_S		2	/* pgbench runs this much past the window */
+#define WP_PGBENCH_END_WAIT_S	15	/* and may take this long to end */
+#define WP_PGBENCH_KILL_WAIT_MS 5000
+#define WP_PREFLIGHT_WAIT_MS	30000
+#define WP_SECOND_HISTS			3600	/* seconds with their own percentiles */
+
+/* The pgbench of this step. */
+static pid_t wp_pid = 0;			/* its process (and group), 0: none */
+static int	wp_status = 0;			/* its wait status once it ended */
+static bool wp_ended = false;
+static TimestampTz wp_planned_end = 0;	/* when its -T runs out */
+static char wp_dir[MAXPGPATH] = "";		/* its private directory */
+static bool wp_exit_hook = false;
+
+/* ---------- where and how ---------- */
+
+/* This server's pgbench, next to the postgres binary that runs. */
+static char *
+wp_pgbench_path(void)
+{
+	char		path[MAXPGPATH];
+
+	strlcpy(path, my_exec_path, MAXPGPATH);
+	get_parent_directory(path);
+	return psprintf("%s/pgbench", path);
+}
+
+/* The first of unix_socket_directories, or NULL. */
+static char *
+wp_socket_dir(void)
+{
+	char	   *raw = pstrdup(Unix_socket_directories ? Unix_socket_directories : "");
+	List	   *dirs;
+
+	if (!SplitDirectoriesString(raw, ',', &dirs) || dirs == NIL)
+		return NULL;
+	return pstrdup(linitial(dirs));
+}
+
+/* A tmpfs directory for pgbench's logs: off any disk a cap throttles. */
+static const char *
+wp_tmp_root(void)
+{
+	struct stat st;
+
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
+		return "/dev/shm";
+	return P_tmpdir;
+}
+
+/* PGOPTIONS' escaping: a backslash before each space and backslash. */
+static void
+wp_append_option(StringInfo out, const char *name, const char *value)
+{
+	appendStringInfo(out, "%s-c %s=", out->len > 0 ? " " : "", name);
+	for (const char *p = value; *p; p++)
+	{
+		if (*p == ' ' || *p == '\\')
+			appendStringInfoChar(out, '\\');
+		appendStringInfoChar(out, *p);
+	}
+}
+
+/*
+ * The pgbench script of a workload that is not one of pgbench's built-ins:
+ * the same statements and random values as the backend engine's clients.
+ */
+static char *
+wp_script(const WpLoadSpec *spec)
+{
+	StringInfoData s;
+	const char *row =
+		"\\set aid random(1, 100000 * :scale)\n"
+		"\\set bid random(1, 1 * :scale)\n"
+		"\\set tid random(1, 10 * :scale)\n"
+		"\\set delta random(-5000, 5000)\n"
+		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+		"VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n";
+
+	initStringInfo(&s);
+	switch (spec->workload)
+	{
+		case WP_WORKLOAD_INSERT_ONLY:
+			appendStringInfoString(&s, row);
+			break;
+		case WP_WORKLOAD_BATCH_INSERT:
+			appendStringInfoString(&s, "BEGIN;\n");
+			for (int i = 0; i < spec->batch_size; i++)
+				appendStringInfoString(&s, row);
+			appendStringInfoString(&s, "END;\n");
+			break;
+		case WP_WORKLOAD_CUSTOM:
+			appendStringInfo(&s, "%s\n", spec->sql);
+			break;
+		default:
+			return NULL;		/* a built-in */
+	}
+	return s.data;
+}
+
+/* Write `text` to `path`, created for this process's user only. */
+static void
+wp_write_file(const char *path, const char *text)
+{
+	int			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, S_IRUSR | S_IWUSR);
+	Size		len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t) len || close(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", path)));
+}
+
+/* The last `max` bytes of a file, cut to whole lines, for an error. */
+static char *
+wp_file_tail(const char *path, Size max)
+{
+	FILE	   *f = fopen(path, "r");
+	StringInfoData buf;
+	char		chunk[1024];
+	size_t		n;
+	char	   *start;
+
+	initStringInfo(&buf);
+	if (f == NULL)
+		return buf.data;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		appendBinaryStringInfo(&buf, chunk, n);
+	fclose(f);
+	while (buf.len > 0 && buf.data[buf.len - 1] == '\n')
+		buf.data[--buf.len] = '\0';
+	if ((Size) buf.len <= max)
+		return buf.data;
+	start = strchr(buf.data + buf.len - max, '\n');
+	return pstrdup(start ? start + 1 : buf.data + buf.len - max);
+}
+
+/* Remove a private directory and the files in it. */
+static void
+wp_remove_dir(const char *dir)
+{
+	DIR		   *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+	{
+		char		path[MAXPGPATH];
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		(void) unlink(path);
+	}
+	closedir(d);
+	(void) rmdir(dir);
+}
+
+/*
+ * Directories an earlier coordinator left (killed with -9, say): those of
+ * processes that no longer exist.
+ */
+void
+wp_pgbench_remove_stale_dirs(void)
+{
+	const char *root = wp_tmp_root();
+	DIR		   *d = opendir(root);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+	{
+		long		pid;
+		char		path[MAXPGPATH];
+
+		if (strncmp(e->d_name, WP_PGBENCH_DIR_PREFIX, strlen(WP_PGBENCH_DIR_PREFIX)) != 0)
+			continue;
+		pid = strtol(e->d_name + strlen(WP_PGBENCH_DIR_PREFIX), NULL, 10);
+		if (pid <= 0 || (kill((pid_t) pid, 0) != 0 && errno == ESRCH))
+		{
+			snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
+			wp_remove_dir(path);
+		}
+	}
+	closedir(d);
+}
+
+/* ---------- the process ---------- */
+
+/*
+ * Start `argv` with `envp` in a process group of its own, stdout and
+ * stderr into files of `dir`; it dies with this process.  Nothing passes
+ * through a shell.
+ */
+static pid_t
+wp_spawn(const char *const *argv, const char *const *envp, const char *dir)
+{
+	pid_t		parent = getpid();
+	pid_t		pid;
+	char		out[MAXPGPATH];
+
+	snprintf(out, sizeof(out), "%s/stderr", dir);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start pgbench: %m")));
+	if (pid == 0)
+	{
+		sigset_t	none;
+		int			fd;
+
+		/* the child: nothing of the server's, then pgbench */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		(void) setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(126);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, 0);
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, S_IRUSR | S_IWUSR);
+		if (fd < 0 || chdir(dir) != 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+#ifdef SYS_close_range
+		(void) syscall(SYS_close_range, 3, ~0U, 0);
+#else
+		for (int i = 3; i < 1024; i++)
+			(void) close(i);
+#endif
+		execve(argv[0], (char *const *) argv, (char *const *) envp);
+		_exit(127);
+	}
+	/* in both, so that neither a kill nor the child can race the other */
+	(void) setpgid(pid, pid);
+	return pid;
+}
+
+/* Reap the child if it ended; true once it has. */
+static bool
+wp_reap(pid_t pid, int *status)
+{
+	pid_t		r = waitpid(pid, status, WNOHANG);
+
+	return r == pid || (r < 0 && errno == ECHILD);
+}
+
+/* Kill the group and wait for it; always returns with it gone. */
+static void
+wp_kill_group(pid_t pid, int *status)
+{
+	(void) kill(-pid, SIGTERM);
+	for (int waited = 0; waited < WP_PGBENCH_KILL_WAIT_MS; waited += 50)
+	{
+		if (wp_reap(pid, status))
+			goto reaped;
+		pg_usleep(50000L);
+	}
+	(void) kill(-pid, SIGKILL);
+	(void) waitpid(pid, status, 0);
+reaped:
+	/* anything left in its group (it forks nothing; this is a belt) */
+	(void) kill(-pid, SIGKILL);
+}
+
+/* However this process leaves, pgbench and its directory go too. */
+static void
+wp_pgbench_exit(int code, Datum arg)
+{
+	int			status;
+
+	if (wp_pid > 0 && !wp_ended)
+		wp_kill_group(wp_pid, &status);
+	wp_pid = 0;
+	if (wp_dir[0] != '\0')
+		wp_remove_dir(wp_dir);
+	wp_dir[0] = '\0';
+}
+
+/* The environment of pgbench: the server's, with our connection settings. */
+static const char **
+wp_environment(const char *options)
+{
+	extern char **environ;
+	int			n = 0;
+	const char **envp;
+	int			k = 0;
+
+	for (char **e = environ; *e; e++)
+		n++;
+	envp = palloc(sizeof(char *) * (n + 4));
+	for (char **e = environ; *e; e++)
+	{
+		/* ours below; nothing inherited may redirect the connection */
+		if (strncmp(*e, "PG", 2) == 0)
+			continue;
+		envp[k++] = *e;
+	}
+	envp[k++] = psprintf("PGOPTIONS=%s", options);
+	envp[k++] = "PGAPPNAME=walpressure pgbench";
+	envp[k++] = "PGCONNECT_TIMEOUT=10";
+	envp[k] = NULL;
+	return envp;
+}
+
+/*
+ * The command line for `spec` lasting `seconds`, in directory `dir`; the
+ * script, if any, is written there.
+ */
+static const char **
+wp_command(const WpLoadSpec *spec, int seconds, const char *dir, const char *socket,
+		   const char *role, const char *db)
+{
+	const char **argv = palloc0(sizeof(char *) * 32);
+	int			k = 0;
+	char	   *script = wp_script(spec);
+	long		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	argv[k++] = wp_pgbench_path();
+	argv[k++] = "--no-vacuum";
+	argv[k++] = psprintf("--host=%s", socket);
+	argv[k++] = psprintf("--port=%d", PostPortNumber);
+	argv[k++] = psprintf("--username=%s", role);
+	argv[k++] = psprintf("--client=%d", spec->clients);
+	argv[k++] = psprintf("--jobs=%ld", Max(1, Min((long) spec->clients, ncpu > 0 ? ncpu : 1)));
+	if (seconds > 0)
+	{
+		argv[k++] = psprintf("--time=%d", seconds);
+		argv[k++] = "--log";
+		argv[k++] = psprintf("--log-prefix=%s/log", dir);
+	}
+	else
+	{
+		/*
+		 * The preflight: one transaction of a script with no SQL, so pgbench
+		 * connects and parses the workload's script (weight 0: never run).
+		 */
+		char	   *path = psprintf("%s/preflight.sql", dir);
+
+		wp_write_file(path, "\\set walpressure_preflight 1\n");
+		argv[k++] = "--transactions=1";
+		argv[k++] = psprintf("--file=%s@1", path);
+	}
+	if (script == NULL)
+		argv[k++] = psprintf("--builtin=%s%s", wp_workload_name(spec->workload),
+							 seconds > 0 ? "" : "@0");
+	else
+	{
+		char	   *path = psprintf("%s/script.sql", dir);
+
+		wp_write_file(path, script);
+		argv[k++] = psprintf("--file=%s%s", path, seconds > 0 ? "" : "@0");
+	}
+	/* the database last, as an operand: no name can pass for an option */
+	argv[k++] = "--";
+	argv[k++] = pstrdup(db);
+	argv[k] = NULL;
+	return argv;
+}
+
+/* The step's session settings as PGOPTIONS. */
+static char *
+wp_options(const WpLoadSpec *spec, bool superuser_role)
+{
+	StringInfoData o;
+
+	initStringInfo(&o);
+	/* fsync latency per commit needs WAL I/O timing: a superuser's setting */
+	if (superuser_role)
+		wp_append_option(&o, "track_wal_io_timing", "on");
+	if (spec->search_path[0] != '\0')
+		wp_append_option(&o, "search_path", spec->search_path);
+	for (int i = 0; i < spec->nsettings; i++)
+		wp_append_option(&o, spec->settings[i].name, spec->settings[i].value);
+	return o.data;
+}
+
+/* A private directory for one pgbench run. */
+static void
+wp_make_dir(char *dir)
+{
+	snprintf(dir, MAXPGPATH, "%s/" WP_PGBENCH_DIR_PREFIX "%d.XXXXXX", wp_tmp_root(), MyProcPid);
+	if (mkdtemp(dir) == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create a directory for pgbench's logs in \"%s\": %m",
+						wp_tmp_root())));
+}
+
+/* ---------- the engine ---------- */
+
+/*
+ * The names pgbench connects with, looked up in a transaction of their own
+ * (the coordinator runs its steps outside one), into the caller's context.
+ */
+static void
+wp_names(const WpLoadSpec *spec, char **role, char **db, bool *superuser_role)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	bool		xact = !IsTransactionState();
+	char	   *r;
+	char	   *d;
+
+	if (xact)
+		StartTransactionCommand();
+	r = GetUserNameFromId(spec->roleoid, false);
+	d = get_database_name(spec->dboid);
+	*superuser_role = superuser_arg(spec->roleoid);
+	*role = MemoryContextStrdup(cxt, r);
+	*db = MemoryContextStrdup(cxt, d ? d : "");
+	if (xact)
+		CommitTransactionCommand();
+	MemoryContextSwitchTo(cxt);
+}
+
+static void
+wp_pgbench_start(const WpLoadSpec *spec, double run_s)
+{
+	char	   *role;
+	char	   *db;
+	bool		superuser_role;
+	char	   *socket = wp_socket_dir();
+	int			seconds = (int) ceil(run_s) + WP_PGBENCH_MARGIN_S;
+
+	wp_pgbench_exit(0, 0);		/* the last step's directory */
+	if (!wp_exit_hook)
+	{
+		before_shmem_exit(wp_pgbench_exit, 0);
+		wp_pgbench_remove_stale_dirs();
+		wp_exit_hook = true;
+	}
+	if (socket == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the pgbench engine needs a Unix socket, and unix_socket_directories is empty")));
+	wp_names(spec, &role, &db, &superuser_role);
+	wp_make_dir(wp_dir);
+	wp_pid = wp_spawn(wp_command(spec, seconds, wp_dir, socket, role, db),
+					  wp_environment(wp_options(spec, superuser_role)),
+					  wp_dir);
+	wp_ended = false;
+	wp_status = 0;
+	wp_planned_end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), seconds * 1000);
+}
+
+/* pgbench's end as an error, with its own words. */
+static void
+wp_pgbench_error(const char *what)
+{
+	char	   *err = wp_file_tail(psprintf("%s/stderr", wp_dir), 800);
+	int			code = WIFEXITED(wp_status) ? WEXITSTATUS(wp_status) : -1;
+
+	ereport(ERROR,
+			(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+			 errmsg("pgbench %s (%s %d)", what,
+					WIFEXITED(wp_status) ? "exit status" : "signal",
+					WIFEXITED(wp_status) ? code : WTERMSIG(wp_status)),
+			 err[0] ? errdetail("pgbench said: %s", err) : 0,
+			 code == 2 ? errhint("Clients that lost their connection or hit an error abort the run; the step is not counted.") : 0));
+}
+
+static void
+wp_pgbench_check(void)
+{
+	if (wp_pid <= 0 || wp_ended)
+		return;
+	if (wp_reap(wp_pid, &wp_status))
+	{
+		wp_ended = true;
+		wp_pgbench_error("ended before the step did");
+	}
+}
+
+/* pgbench's server-side statistics cannot be forced out: nothing to do. */
+static bool
+wp_pgbench_flush(WpWaitFn wait)
+{
+	return true;
+}
+
+/* pgbench's counts are known once it has ended (wp_pgbench_resolve). */
+static void
+wp_pgbench_read(WpLoadTotals *totals)
+{
+	memset(totals, 0, sizeof(WpLoadTotals));
+}
+
+static void
+wp_pgbench_stop(bool finish)
+{
+	if (wp_pid <= 0)
+		return;
+	if (!wp_ended && finish)
+	{
+		TimestampTz deadline = TimestampTzPlusMilliseconds(wp_planned_end,
+														   WP_PGBENCH_END_WAIT_S * 1000);
+
+		while (!(wp_ended = wp_reap(wp_pid, &wp_status)) &&
+			   GetCurrentTimestamp() < deadline)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 50, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	if (!wp_ended)
+	{
+		wp_kill_group(wp_pid, &wp_status);
+		wp_ended = true;
+		if (finish)
+			wp_pgbench_error("did not end in time and was killed");
+		return;
+	}
+	if (finish && !(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0))
+		wp_pgbench_error(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
+						 "lost clients during the step" : "failed");
+	if (!finish)
+		wp_pgbench_exit(0, 0);
+}
+
+/* A per-transaction log line's end time as a TimestampTz. */
+static TimestampTz
+wp_epoch_to_timestamptz(int64 sec, int64 usec)
+{
+	return sec * USECS_PER_SEC + usec -
+		((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY);
+}
+
+/* The second (index into marks) a transaction that ended at `ts` is in. */
+static int
+wp_second_of(TimestampTz ts, const TimestampTz *marks, int nmarks)
+{
+	int			lo = 0;
+	int			hi = nmarks;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (marks[mid] < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Read pgbench's per-transaction logs: "client_id transaction_no time
+ * script_no time_epoch time_us", time the latency in microseconds (or a
+ * word for a failed or skipped transaction).
+ */
+static void
+wp_pgbench_resolve(TimestampTz start, TimestampTz end, WpLoadTotals *window,
+				   const TimestampTz *marks, int nmarks, WpLoadSecond *seconds)
+{
+	DIR		   *d = opendir(wp_dir);
+	struct dirent *e;
+	int			nhists = Min(nmarks, WP_SECOND_HISTS);
+	WpHistSnap *hists = palloc0(sizeof(WpHistSnap) * Max(nhists, 1));
+	uint64	   *counts = palloc0(sizeof(uint64) * Max(nmarks, 1));
+
+	memset(window, 0, sizeof(WpLoadTotals));
+	if (d == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read pgbench's logs in \"%s\": %m", wp_dir)));
+	while ((e = readdir(d)) != NULL)
+	{
+		char		path[MAXPGPATH];
+		FILE	   *f;
+		char		line[256];
+
+		if (strncmp(e->d_name, "log.", 4) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", wp_dir, e->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		while (fgets(line, sizeof(line), f) != NULL)
+		{
+			long		client;
+			long		txn;
+			char		time[32];
+			int			script;
+			long long	sec;
+			long long	usec;
+			TimestampTz ts;
+			char	   *endp;
+			double		us;
+			int			i;
+
+			if (sscanf(line, "%ld %ld %31s %d %lld %lld", &client, &txn, time, &script,
+					   &sec, &usec) != 6)
+				continue;
+			ts = wp_epoch_to_timestamptz(sec, usec);
+			if (ts <= start || ts > end)
+				continue;
+			us = strtod(time, &endp);
+			if (*endp != '\0')
+			{
+				window->retries++;	/* failed or skipped */
+				continue;
+			}
+			window->txns++;
+			window->latency_ms += us / 1000.0;
+			window->latency_sq_ms += (us / 1000.0) * (us / 1000.0);
+			window->hist.bucket[wp_hist_bucket((uint64) us)]++;
+			i = wp_second_of(ts, marks, nmarks);
+			if (i < nmarks)
+			{
+				counts[i]++;
+				if (i < nhists)
+					hists[i].bucket[wp_hist_bucket((uint64) us)]++;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+
+	for (int i = 0; i < nmarks; i++)
+	{
+		double		secs = (marks[i] - (i > 0 ? marks[i - 1] : start)) / (double) USECS_PER_SEC;
+
+		seconds[i].tps = secs > 0 ? counts[i] / secs : 0;
+		seconds[i].latency_p50_ms = i < nhists ? wp_us_to_ms(wp_hist_percentile(&hists[i], 0.50)) : -1;
+		seconds[i].latency_p99_ms = i < nhists ? wp_us_to_ms(wp_hist_percentile(&hists[i], 0.99)) : -1;
+	}
+}
+
+const WpLoadEngine wp_pgbench_engine = {
+	.name = "pgbench",
+	.start = wp_pgbench_start,
+	.check = wp_pgbench_check,
+	.flush = wp_pgbench_flush,
+	.read = wp_pgbench_read,
+	.stop = wp_pgbench_stop,
+	.resolve = wp_pgbench_resolve,
+};
+
+/* ---------- before anything starts ---------- */
+
+/* The hint for a connection pgbench could not make. */
+static char *
+wp_connect_hint(const char *err, const char *socket, const char *role, const char *db)
+{
+	if (strstr(err, "Peer authentication failed") || strstr(err, "Ident authentication failed") ||
+		strstr(err, "no pg_hba.conf entry") || strstr(err, "password authentication failed") ||
+		strstr(err, "no password supplied"))
+		return psprintf("pgbench connects over the Unix socket in \"%s\" as role \"%s\" to database \"%s\", without a password: pg_hba.conf needs a line that lets it, such as \"local %s %s trust\" before the peer line, or the sweep must run as a role named like the server's OS user.",
+						socket, role, db, db, role);
+	return NULL;
+}
+
+/*
+ * Before the first step, in the caller's session: may the caller run a
+ * program, is this server's pgbench there, can it connect as the caller,
+ * does it parse the workload's script?  Each with its own clear error.
+ */
+void
+wp_pgbench_preflight(const WpSweepRequest *req)
+{
+	char	   *path = wp_pgbench_path();
+	char	   *socket = wp_socket_dir();
+	char		dir[MAXPGPATH];
+	WpLoadSpec *spec = palloc0(sizeof(WpLoadSpec));
+	char	   *role = GetUserNameFromId(GetUserId(), false);
+	char	   *db = get_database_name(MyDatabaseId);
+	pid_t		pid;
+	int			status = 0;
+	bool		ended = false;
+	char	   *err;
+
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_EXECUTE_SERVER_PROGRAM))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to run pgbench on the server"),
+				 errdetail("The pgbench engine starts a program on the server, which needs the privileges of pg_execute_server_program."),
+				 errhint("A superuser can allow it with GRANT pg_execute_server_program TO %s; or run the sweep with engine => 'backend'.",
+						 quote_identifier(role))));
+	if (access(path, X_OK) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("this server's pgbench is missing: \"%s\"", path),
+				 errhint("Install the package that ships pgbench for PostgreSQL %s (on Debian, postgresql-%s), or run the sweep with engine => 'backend'.",
+						 PG_MAJORVERSION, PG_MAJORVERSION)));
+	if (socket == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the pgbench engine needs a Unix socket, and unix_socket_directories is empty"),
+				 errhint("Set unix_socket_directories and restart, or run the sweep with engine => 'backend'.")));
+
+	/* the step's connection: the fixed session settings and the first value */
+	spec->workload = req->workload;
+	spec->clients = 1;
+	spec->batch_size = req->batch_size;
+	for (int i = 0; i < req->nfixed; i++)
+		if (req->fixed[i].kind == WP_PARAM_SESSION)
+			spec->settings[spec->nsettings++] = req->fixed[i];
+	if (req->kind == WP_PARAM_SESSION)
+	{
+		strlcpy(spec->settings[spec->nsettings].name, req->setting, WP_NAME_MAX);
+		strlcpy(spec->settings[spec->nsettings].value, req->vals[0], WP_VALUE_MAX);
+		spec->nsettings++;
+	}
+	strlcpy(spec->search_path, req->search_path, WP_TEXT_MAX);
+	strlcpy(spec->sql, req->sql, WP_SQL_MAX);
+
+	wp_make_dir(dir);
+	PG_TRY();
+	{
+		pid = wp_spawn(wp_command(spec, 0, dir, socket, role, db),
+					   wp_environment(wp_options(spec, superuser())), dir);
+		for (int waited = 0; waited < WP_PREFLIGHT_WAIT_MS && !ended; waited += 50)
+		{
+			if ((ended = wp_reap(pid, &status)))
+				break;
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 50, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			if (QueryCancelPending || ProcDiePending)
+				break;
+		}
+		if (!ended)
+			wp_kill_group(pid, &status);
+		CHECK_FOR_INTERRUPTS();
+		err = wp_file_tail(psprintf("%s/stderr", dir), 800);
+		if (!ended)
+			ereport(ERROR,
+					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+					 errmsg("pgbench did not connect within %d s", WP_PREFLIGHT_WAIT_MS / 1000),
+					 err[0] ? errdetail("pgbench said: %s", err) : 0));
+		if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		{
+			char	   *hint = wp_connect_hint(err, socket, role, db);
+
+			ereport(ERROR,
+					(errcode(hint ? ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION :
+							 ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("pgbench refused the sweep's %s before it started",
+							hint ? "connection" : "workload or settings"),
+					 errdetail("pgbench said: %s", err[0] ? err : "nothing"),
+					 hint ? errhint("%s", hint) : 0));
+		}
+	}
+	PG_FINALLY();
+	{
+		wp_remove_dir(dir);
+	}
+	PG_END_TRY();
+}

@@ -1,0 +1,184 @@
+# The pgbench engine: this server's pgbench runs each step's load over the
+# Unix socket as the caller; its figures, its script, what it refuses before
+# anything starts, and that it never outlives its step.
+use strict;
+use warnings;
+
+use IPC::Run;
+use Time::HiRes qw(usleep);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('pgbench_engine');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+max_worker_processes = 16
+fsync = on
+restart_after_crash = on
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+
+sub sweeps { $node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.sweeps') }
+
+# pgbench processes: the children of the coordinator, by pid
+sub coordinator_pid
+{
+	return $node->safe_psql('postgres',
+		q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure coordinator'});
+}
+sub children
+{
+	my ($pid) = @_;
+	my @kids;
+	for my $t (glob("/proc/$pid/task/*/children"))
+	{
+		open(my $fh, '<', $t) or next;
+		push @kids, split(' ', <$fh> // '');
+		close $fh;
+	}
+	return @kids;
+}
+sub alive { my ($pid) = @_; return kill(0, $pid) ? 1 : 0; }
+
+# a sweep end to end
+my ($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 4,
+                             duration => '4 s', warmup => '2 s', engine => 'pgbench',
+                             settings => '{"commit_siblings": 2}', label => 'pgbench')});
+is($ret, 0, 'a pgbench-engine sweep runs') or diag($err);
+my $id = $out;
+is($node->safe_psql('postgres', qq{SELECT engine || ' ' || status FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'pgbench done', 'the sweep row says which engine ran it');
+is($node->safe_psql('postgres', qq{
+SELECT bool_and(transactions > 0 AND tps > 0 AND seconds BETWEEN 3.9 AND 4.6
+                AND abs(tps * seconds - transactions) < 1
+                AND latency_avg_ms > 0 AND latency_p50_ms <= latency_p99_ms
+                AND commits >= transactions AND wal_fsyncs > 0 AND fsync_avg_ms > 0)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	't', 'each step: transactions, tps, latencies from pgbench; commits and fsyncs from the server')
+  or diag($node->safe_psql('postgres', qq{SELECT transactions, tps, seconds, latency_avg_ms, latency_p50_ms,
+    latency_p99_ms, commits, wal_fsyncs, fsync_avg_ms FROM walpressure.steps WHERE sweep_id = $id}));
+# the window's transactions, not pgbench's whole run: the samples add up to them
+is($node->safe_psql('postgres', qq{
+SELECT bool_and(abs(s.sum - st.transactions) <= 0.15 * st.transactions AND s.n >= 3)
+FROM walpressure.steps st
+JOIN (SELECT step, count(*) AS n, sum(tps * 1.0) AS sum FROM walpressure.step_samples
+      WHERE sweep_id = $id AND latency_p50_ms IS NOT NULL GROUP BY step) s USING (step)
+WHERE st.sweep_id = $id}),
+	't', 'per-second samples with percentiles cover the window, warm-up excluded');
+
+# the step's session settings reach pgbench's backends, one value each
+$node->safe_psql('postgres', 'CREATE TABLE seen (delay text, siblings text, app text)');
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '77'], clients => 1,
+                             duration => '1 s', warmup => '0 s', engine => 'pgbench',
+                             prewarm => false, settings => '{"commit_siblings": 3}',
+                             script => 'INSERT INTO seen SELECT current_setting(''commit_delay''), current_setting(''commit_siblings''), current_setting(''application_name'');')});
+is($ret, 0, 'a script sweep runs') or diag($err);
+is($node->safe_psql('postgres', q{SELECT string_agg(DISTINCT delay || '/' || siblings || '/' || app, ' ') FROM seen}),
+	'0/3/walpressure pgbench 77/3/walpressure pgbench', 'PGOPTIONS carried each step\'s settings');
+
+# a script with meta-commands
+$node->safe_psql('postgres', 'CREATE TABLE picked (v int)');
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '1 s',
+                             warmup => '0 s', engine => 'pgbench', prewarm => false,
+                             script => $s$\set v random(1, 10)
+INSERT INTO picked VALUES (:v);$s$)});
+is($ret, 0, 'a script with \set runs') or diag($err);
+is($node->safe_psql('postgres', 'SELECT count(*) > 0 AND min(v) >= 1 AND max(v) <= 10 FROM picked'), 't',
+	'its \set values reached the statements');
+
+# refused before anything starts: a script pgbench cannot parse
+my $before = sweeps();
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, engine => 'pgbench',
+                             duration => '1 s', warmup => '0 s', prewarm => false,
+                             script => $s$\set v random(1,
+SELECT 1;$s$)});
+like($err, qr/ERROR:  pgbench refused the sweep's workload or settings before it started/,
+	'a script with a syntax error is refused');
+like($err, qr/DETAIL:  pgbench said: .*syntax error/s, 'with pgbench\'s own message');
+is(sweeps(), $before, 'and nothing was recorded');
+
+# a role that may not run programs
+$node->safe_psql('postgres', q{
+CREATE ROLE regress_nobench LOGIN;
+GRANT USAGE ON SCHEMA walpressure TO regress_nobench;
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text) TO regress_nobench;
+GRANT pg_checkpoint TO regress_nobench;
+GRANT SELECT ON pgbench_branches TO regress_nobench;
+});
+($ret, $out, $err) = $node->psql('postgres', q{
+SET ROLE regress_nobench;
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, engine => 'pgbench', prewarm => false)});
+like($err, qr/ERROR:  permission denied to run pgbench on the server.*HINT:  .*GRANT pg_execute_server_program TO regress_nobench/s,
+	'a role without pg_execute_server_program is refused, with the GRANT');
+
+# a role pg_hba.conf does not let in over the socket: the hint says which line would
+$node->safe_psql('postgres', 'GRANT pg_execute_server_program TO regress_nobench');
+my $hba = $node->data_dir . '/pg_hba.conf';
+my $old_hba = slurp_file($hba);
+open(my $fh, '>', $hba) or die;
+print $fh "local all regress_nobench peer\n$old_hba";
+close $fh;
+$node->reload;
+($ret, $out, $err) = $node->psql('postgres', q{
+SET ROLE regress_nobench;
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, engine => 'pgbench', prewarm => false)});
+like($err, qr/ERROR:  pgbench refused the sweep's connection.*Peer authentication failed.*HINT:  .*local postgres regress_nobench trust/s,
+	'peer authentication: refused before any step, with the pg_hba.conf line that would let it');
+open($fh, '>', $hba) or die;
+print $fh $old_hba;
+close $fh;
+$node->reload;
+is(sweeps(), $before, 'the refusals recorded nothing');
+
+# cancel: pgbench is gone with its step
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 2, duration => '30 s',
+                             warmup => '0 s', engine => 'pgbench', prewarm => false, wait => false)});
+my @kids;
+for (1 .. 100) { @kids = children(coordinator_pid()); last if @kids; usleep(100_000); }
+ok(scalar @kids == 1, "pgbench runs as the coordinator's child (pid @kids)");
+$node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)");
+is(alive($kids[0]), 0, 'cancel_sweep: pgbench is gone');
+
+# pgbench dying mid-step fails the step, with the reason
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
+                             warmup => '0 s', engine => 'pgbench', prewarm => false, wait => false)});
+@kids = ();
+for (1 .. 100) { @kids = children(coordinator_pid()); last if @kids; usleep(100_000); }
+kill 'KILL', $kids[0];
+for (1 .. 100)
+{
+	last if $node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id") ne 'running';
+	usleep(100_000);
+}
+like($node->safe_psql('postgres', "SELECT status || ': ' || error FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/^failed: pgbench ended before the step did \(signal 9\)/, 'a step whose pgbench dies fails, marked with why');
+
+# kill -9 of the coordinator: the server restarts its backends, pgbench dies with it
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
+                             warmup => '0 s', engine => 'pgbench', prewarm => false, wait => false)});
+my $coord = coordinator_pid();
+@kids = ();
+for (1 .. 100) { @kids = children($coord); last if @kids; usleep(100_000); }
+kill 'KILL', $coord;
+my $gone = 0;
+for (1 .. 100) { $gone = !alive($kids[0]); last if $gone; usleep(100_000); }
+ok($gone, 'kill -9 of the coordinator: pgbench is gone within seconds');
+$node->poll_query_until('postgres', 'SELECT true') or die;
+$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
+	or die;
+my $dirs = 1;
+for (1 .. 100) { $dirs = scalar(grep { -d $_ } glob('/dev/shm/walpressure-pgbench.*')); last if !$dirs; usleep(100_000); }
+is($dirs, 0, 'no pgbench log directory is left behind (the recovery worker removes a dead one\'s)');
+
+done_testing();
