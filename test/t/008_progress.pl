@@ -22,6 +22,22 @@ $node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.progress'), '0',
 	'no row while nothing runs');
 
+# Once the running sweep is in its measured window: does its waiting caller
+# hold an xmin?  't' or 'f'.
+sub xmin_held_in_window
+{
+	my $held = '';
+	for (1 .. 300)
+	{
+		$held = $node->safe_psql('postgres', q{
+SELECT backend_xmin IS NOT NULL FROM pg_stat_activity
+WHERE pid = (SELECT pid FROM walpressure.progress WHERE phase = 'measured window')});
+		last if $held ne '';
+		usleep(100_000);
+	}
+	return $held;
+}
+
 # two steps whose window (12 s) is longer than the 10 s between NOTICEs
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start(
@@ -77,15 +93,7 @@ $h = IPC::Run::start(
 		  FETCH ALL FROM c;
 		  COMMIT;} ],
 	'>', \$out, '2>', \$err);
-my $held = '';
-for (1 .. 300)
-{
-	$held = $node->safe_psql('postgres', q{
-SELECT backend_xmin IS NOT NULL FROM pg_stat_activity
-WHERE pid = (SELECT pid FROM walpressure.progress WHERE phase = 'measured window')});
-	last if $held ne '';
-	usleep(100_000);
-}
+my $held = xmin_held_in_window();
 $node->safe_psql('postgres', 'DELETE FROM kept; VACUUM kept');
 is($held, 't', 'run_sweep in a transaction block: its xmin is held while it waits');
 $h->finish;
@@ -100,15 +108,7 @@ $h = IPC::Run::start(
 		      duration => '3 s', warmup => '0 s', prewarm => false, label => 'from')
 		  FROM generate_series(1, 1)} ],
 	'>', \$out, '2>', \$err);
-$held = '';
-for (1 .. 300)
-{
-	$held = $node->safe_psql('postgres', q{
-SELECT backend_xmin IS NOT NULL FROM pg_stat_activity
-WHERE pid = (SELECT pid FROM walpressure.progress WHERE phase = 'measured window')});
-	last if $held ne '';
-	usleep(100_000);
-}
+$held = xmin_held_in_window();
 is($held, 't', 'run_sweep called in a query with FROM: its xmin is held while it waits');
 $h->finish;
 
