@@ -16,12 +16,14 @@ OBJS = \
 	src/policy.o \
 	src/request.o \
 	src/job.o \
+	src/launch.o \
 	src/progress.o \
 	src/coordinator.o \
 	src/step.o \
 	src/figures.o \
 	src/clients.o \
 	src/pgbench_engine.o \
+	src/program.o \
 	src/client.o \
 	src/results.o \
 	src/recovery.o \

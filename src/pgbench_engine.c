@@ -56,12 +56,12 @@
 
 #include "figures.h"
 #include "pgbench_engine.h"
+#include "program.h"
 #include "worker.h"
 
 #define WP_PGBENCH_DIR_PREFIX	"walpressure-pgbench."
 #define WP_PGBENCH_MARGIN_S		2	/* pgbench runs this much past the window */
 #define WP_PGBENCH_END_WAIT_S	15	/* and may take this long to end */
-#define WP_PGBENCH_KILL_WAIT_MS 5000
 #define WP_PREFLIGHT_WAIT_MS	30000
 #define WP_SECOND_HISTS			3600	/* seconds with their own percentiles */
 
@@ -159,64 +159,8 @@ wp_script(const WpLoadSpec *spec)
 	return s.data;
 }
 
-/* Write `text` to `path`, created for this process's user only. */
-static void
-wp_write_file(const char *path, const char *text)
-{
-	int			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, S_IRUSR | S_IWUSR);
-	Size		len = strlen(text);
 
-	if (fd < 0 || write(fd, text, len) != (ssize_t) len || close(fd) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not write file \"%s\": %m", path)));
-}
 
-/* The last `max` bytes of a file, cut to whole lines, for an error. */
-static char *
-wp_file_tail(const char *path, Size max)
-{
-	FILE	   *f = fopen(path, "r");
-	StringInfoData buf;
-	char		chunk[1024];
-	size_t		n;
-	char	   *start;
-
-	initStringInfo(&buf);
-	if (f == NULL)
-		return buf.data;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		appendBinaryStringInfo(&buf, chunk, n);
-	fclose(f);
-	while (buf.len > 0 && buf.data[buf.len - 1] == '\n')
-		buf.data[--buf.len] = '\0';
-	if ((Size) buf.len <= max)
-		return buf.data;
-	start = strchr(buf.data + buf.len - max, '\n');
-	return pstrdup(start ? start + 1 : buf.data + buf.len - max);
-}
-
-/* Remove a private directory and the files in it. */
-static void
-wp_remove_dir(const char *dir)
-{
-	DIR		   *d = opendir(dir);
-	struct dirent *e;
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL)
-	{
-		char		path[MAXPGPATH];
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		(void) unlink(path);
-	}
-	closedir(d);
-	(void) rmdir(dir);
-}
 
 /*
  * Directories an earlier coordinator left (killed with -9, say): those of
@@ -249,91 +193,6 @@ wp_pgbench_remove_stale_dirs(void)
 }
 
 /* ---------- the process ---------- */
-
-/*
- * Start `argv` with `envp` in a process group of its own, stdout and
- * stderr into files of `dir`; it dies with this process.  Nothing passes
- * through a shell.
- */
-static pid_t
-wp_spawn(const char *const *argv, const char *const *envp, const char *dir)
-{
-	pid_t		parent = getpid();
-	pid_t		pid;
-	char		out[MAXPGPATH];
-
-	snprintf(out, sizeof(out), "%s/stderr", dir);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start pgbench: %m")));
-	if (pid == 0)
-	{
-		sigset_t	none;
-		int			fd;
-
-		/* the child: nothing of the server's, then pgbench */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		(void) setpgid(0, 0);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-			_exit(126);
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0)
-			dup2(fd, 0);
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, S_IRUSR | S_IWUSR);
-		if (fd < 0 || chdir(dir) != 0)
-			_exit(126);
-		dup2(fd, 1);
-		dup2(fd, 2);
-#ifdef SYS_close_range
-		(void) syscall(SYS_close_range, 3, ~0U, 0);
-#else
-		for (int i = 3; i < 1024; i++)
-			(void) close(i);
-#endif
-		execve(argv[0], (char *const *) argv, (char *const *) envp);
-		_exit(127);
-	}
-	/* in both, so that neither a kill nor the child can race the other */
-	(void) setpgid(pid, pid);
-	return pid;
-}
-
-/* Reap the child if it ended; true once it has. */
-static bool
-wp_reap(pid_t pid, int *status)
-{
-	pid_t		r = waitpid(pid, status, WNOHANG);
-
-	return r == pid || (r < 0 && errno == ECHILD);
-}
-
-/* Kill the group and wait for it; always returns with it gone. */
-static void
-wp_kill_group(pid_t pid, int *status)
-{
-	(void) kill(-pid, SIGTERM);
-	for (int waited = 0; waited < WP_PGBENCH_KILL_WAIT_MS; waited += 50)
-	{
-		if (wp_reap(pid, status))
-			goto reaped;
-		pg_usleep(50000L);
-	}
-	(void) kill(-pid, SIGKILL);
-	(void) waitpid(pid, status, 0);
-reaped:
-	/* anything left in its group (it forks nothing; this is a belt) */
-	(void) kill(-pid, SIGKILL);
-}
 
 /* However this process leaves, pgbench and its directory go too. */
 static void

@@ -1,0 +1,174 @@
+/*-------------------------------------------------------------------------
+ *
+ * program.c
+ *		A program the server runs on a sweep's behalf (pgbench): started
+ *		without a shell, in a process group of its own, with SIGKILL as its
+ *		parent-death signal and nothing of the server's open; reaped, or
+ *		killed with its group; and the private files around it.
+ *
+ * IDENTIFICATION
+ *	  src/program.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+
+#include "program.h"
+
+#define WP_KILL_WAIT_MS 5000
+
+/* Write `text` to `path`, created for this process's user only. */
+void
+wp_write_file(const char *path, const char *text)
+{
+	int			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, S_IRUSR | S_IWUSR);
+	Size		len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t) len || close(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", path)));
+}
+
+/* The last `max` bytes of a file, cut to whole lines, for an error. */
+char *
+wp_file_tail(const char *path, Size max)
+{
+	FILE	   *f = fopen(path, "r");
+	StringInfoData buf;
+	char		chunk[1024];
+	size_t		n;
+	char	   *start;
+
+	initStringInfo(&buf);
+	if (f == NULL)
+		return buf.data;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		appendBinaryStringInfo(&buf, chunk, n);
+	fclose(f);
+	while (buf.len > 0 && buf.data[buf.len - 1] == '\n')
+		buf.data[--buf.len] = '\0';
+	if ((Size) buf.len <= max)
+		return buf.data;
+	start = strchr(buf.data + buf.len - max, '\n');
+	return pstrdup(start ? start + 1 : buf.data + buf.len - max);
+}
+
+/* Remove a private directory and the files in it. */
+void
+wp_remove_dir(const char *dir)
+{
+	DIR		   *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+	{
+		char		path[MAXPGPATH];
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		(void) unlink(path);
+	}
+	closedir(d);
+	(void) rmdir(dir);
+}
+
+/*
+ * Start `argv` with `envp` in a process group of its own, stdout and
+ * stderr into files of `dir`; it dies with this process.  Nothing passes
+ * through a shell.
+ */
+pid_t
+wp_spawn(const char *const *argv, const char *const *envp, const char *dir)
+{
+	pid_t		parent = getpid();
+	pid_t		pid;
+	char		out[MAXPGPATH];
+
+	snprintf(out, sizeof(out), "%s/stderr", dir);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start pgbench: %m")));
+	if (pid == 0)
+	{
+		sigset_t	none;
+		int			fd;
+
+		/* the child: nothing of the server's, then pgbench */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		(void) setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(126);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, 0);
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, S_IRUSR | S_IWUSR);
+		if (fd < 0 || chdir(dir) != 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+#ifdef SYS_close_range
+		(void) syscall(SYS_close_range, 3, ~0U, 0);
+#else
+		for (int i = 3; i < 1024; i++)
+			(void) close(i);
+#endif
+		execve(argv[0], (char *const *) argv, (char *const *) envp);
+		_exit(127);
+	}
+	/* in both, so that neither a kill nor the child can race the other */
+	(void) setpgid(pid, pid);
+	return pid;
+}
+
+/* Reap the child if it ended; true once it has. */
+bool
+wp_reap(pid_t pid, int *status)
+{
+	pid_t		r = waitpid(pid, status, WNOHANG);
+
+	return r == pid || (r < 0 && errno == ECHILD);
+}
+
+/* Kill the group and wait for it; always returns with it gone. */
+void
+wp_kill_group(pid_t pid, int *status)
+{
+	(void) kill(-pid, SIGTERM);
+	for (int waited = 0; waited < WP_KILL_WAIT_MS; waited += 50)
+	{
+		if (wp_reap(pid, status))
+			goto reaped;
+		pg_usleep(50000L);
+	}
+	(void) kill(-pid, SIGKILL);
+	(void) waitpid(pid, status, 0);
+reaped:
+	/* anything left in its group (it forks nothing; this is a belt) */
+	(void) kill(-pid, SIGKILL);
+}
