@@ -24,6 +24,7 @@ OBJS = \
 	src/clients.o \
 	src/pgbench_engine.o \
 	src/program.o \
+	src/cpu.o \
 	src/client.o \
 	src/results.o \
 	src/recovery.o \

@@ -43,8 +43,8 @@ SELECT walpressure.run_sweep('fsync', ARRAY['off'], accept_data_loss => NULL);
 
 -- the load: clients, worker slots, time, repeats
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 0);
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 500);
-SELECT walpressure.run_sweep('clients', ARRAY['1', '500']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 500, engine => 'backend');
+SELECT walpressure.run_sweep('clients', ARRAY['1', '500'], engine => 'backend');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '0 s');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, warmup => '-1 s');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, repeats => 0);
@@ -179,7 +179,7 @@ SELECT walpressure.cancel_sweep(:su_sweep);
 -- with SET privilege on commit_delay, that check passes (and the next one refuses)
 GRANT SET ON PARAMETER commit_delay TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 500);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 500, engine => 'backend');
 RESET ROLE;
 REVOKE SET ON PARAMETER commit_delay FROM regress_wp_grantee;
 DROP OWNED BY regress_wp_grantee;

@@ -151,6 +151,9 @@ wp_client_prepare(WpClient *cl)
 		case WP_WORKLOAD_BATCH_INSERT:
 			cl->insert_history = wp_prepare(SQL_INSERT_HISTORY, 4, history);
 			break;
+		case WP_WORKLOAD_SELECT_ONLY:
+			cl->select_account = wp_prepare(SQL_SELECT_ACCOUNT, 1, id);
+			break;
 		case WP_WORKLOAD_CUSTOM:
 			cl->custom = wp_prepare(wp_clients->spec.sql, 0, NULL);
 			break;
@@ -230,6 +233,9 @@ wp_client_transaction(WpClient *cl)
 			break;
 		case WP_WORKLOAD_INSERT_ONLY:
 			wp_exec(cl, cl->insert_history, history);
+			break;
+		case WP_WORKLOAD_SELECT_ONLY:
+			wp_exec(cl, cl->select_account, (Datum[]) {Int64GetDatum(aid)});
 			break;
 		case WP_WORKLOAD_BATCH_INSERT:
 			for (int i = 0; i < cl->batch_size; i++)

@@ -117,9 +117,10 @@ wp_backend_start(const WpLoadSpec *spec, double run_s)
 }
 
 /*
- * Raise an error if a client stopped on an error or died.
+ * Raise an error if a client stopped on an error or died: an in-server
+ * client stops only on the workload's own error, which every step would hit.
  */
-static void
+static bool
 wp_backend_check(void)
 {
 	for (int i = 0; i < wp_nrunning; i++)
@@ -141,6 +142,7 @@ wp_backend_check(void)
 					 errmsg("client worker %d exited unexpectedly", i + 1),
 					 errhint("See the server log.")));
 	}
+	return true;
 }
 
 /*
@@ -221,6 +223,20 @@ wp_backend_stop(bool finish)
 	wp_nrunning = 0;
 }
 
+/* A step either ran clean or failed: never marked. */
+static const char *
+wp_backend_lost(void)
+{
+	return NULL;
+}
+
+/* The clients are server processes: their CPU is in the server's. */
+static double
+wp_backend_cpu_s(void)
+{
+	return -1;
+}
+
 const WpLoadEngine wp_backend_engine = {
 	.name = "backend",
 	.start = wp_backend_start,
@@ -229,4 +245,6 @@ const WpLoadEngine wp_backend_engine = {
 	.read = wp_backend_read,
 	.stop = wp_backend_stop,
 	.resolve = NULL,
+	.lost = wp_backend_lost,
+	.cpu_s = wp_backend_cpu_s,
 };

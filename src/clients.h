@@ -67,12 +67,20 @@ typedef struct WpLoadEngine
 	const char *name;
 	/* start the load; it must last at least run_s seconds */
 	void		(*start) (const WpLoadSpec *spec, double run_s);
-	void		(*check) (void);	/* ERROR if the load failed or lost clients */
+	/*
+	 * ERROR if the load failed; false if it ended early in a way that keeps
+	 * what it did (the step is then cut short and marked, see lost)
+	 */
+	bool		(*check) (void);
 	bool		(*flush) (WpWaitFn wait);	/* statistics current; false: cancelled */
 	/* the clients' totals now (an engine that counts only at the end: zeros) */
 	void		(*read) (WpLoadTotals *totals);
 	/* stop: with finish, let the load end as planned; safe when none runs */
 	void		(*stop) (bool finish);
+	/* after stop(true): why the load was not clean (lost clients, ended early), NULL: clean */
+	const char *(*lost) (void);
+	/* the clients' CPU seconds so far; < 0: not theirs to tell (in-server clients are the server's) */
+	double		(*cpu_s) (void);
 
 	/*
 	 * For an engine that counts only at the end (NULL otherwise), after

@@ -70,6 +70,11 @@ typedef struct WpStepResult
 	/* the step's conditions */
 	char	   *data_loss;		/* labels of the step's settings, NULL: none */
 	int64		iops_cap;		/* the step's write cap, 0: none */
+	char	   *load_lost;		/* why the load was not clean, NULL: it was */
+	double		setup_s;		/* the step's start to its load's start */
+	/* CPU seconds over the window; < 0: not measured */
+	double		client_cpu_s;	/* the load generator's (pgbench) */
+	double		server_cpu_s;	/* the server's processes' */
 } WpStepResult;
 
 extern double wp_us_to_ms(double us);

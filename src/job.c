@@ -202,6 +202,7 @@ wp_job_finish(const char *status, ErrorData *edata, int64 sweep_id)
 	wp_copy_text(out->message, edata && edata->message ? edata->message : "", WP_MESSAGE_MAX);
 	wp_copy_text(out->detail, edata && edata->detail ? edata->detail : "", WP_MESSAGE_MAX);
 	wp_copy_text(out->hint, edata && edata->hint ? edata->hint : "", WP_MESSAGE_MAX);
+	out->pid = MyProcPid;
 	wp_job->sweep_id = sweep_id;
 	wp_job->finished_seq = wp_job->launch_seq;
 	wp_job->state = WP_JOB_FINISHED;

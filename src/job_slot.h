@@ -45,6 +45,7 @@ typedef struct WpJobOutcome
 	char		message[WP_MESSAGE_MAX];
 	char		detail[WP_MESSAGE_MAX];
 	char		hint[WP_MESSAGE_MAX];
+	pid_t		pid;			/* the worker that finished it */
 } WpJobOutcome;
 
 typedef struct WpJob

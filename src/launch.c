@@ -43,6 +43,8 @@ PG_FUNCTION_INFO_V1(wp_cancel_sweep);
 
 /* How long a cancelled caller waits for its worker to wind down. */
 #define WP_CANCEL_WAIT_MS	30000
+/* How long a caller waits for a finished worker's process to be gone. */
+#define WP_GONE_WAIT_MS 10000
 /* A waiting caller hears at least this often during a long step. */
 #define WP_NOTICE_EVERY_MS	10000
 
@@ -80,6 +82,7 @@ typedef struct WpOutcome
 	char		detail[WP_MESSAGE_MAX];
 	char		hint[WP_MESSAGE_MAX];
 	char		last_step[WP_MESSAGE_MAX];
+	pid_t		pid;			/* the worker that finished it */
 } WpOutcome;
 
 static void
@@ -107,6 +110,7 @@ wp_job_read(uint64 seq, WpOutcome *o)
 		strlcpy(o->message, out->message, WP_MESSAGE_MAX);
 		strlcpy(o->detail, out->detail, WP_MESSAGE_MAX);
 		strlcpy(o->hint, out->hint, WP_MESSAGE_MAX);
+		o->pid = out->pid;
 	}
 	else if (o->finished)
 	{
@@ -118,6 +122,24 @@ wp_job_read(uint64 seq, WpOutcome *o)
 		strlcpy(o->hint, "walpressure.sweeps has the sweep's status.", WP_MESSAGE_MAX);
 	}
 	LWLockRelease(wp_job->lock);
+}
+
+/*
+ * A finished worker still has its last steps to take (its process, its
+ * row in pg_stat_activity): wait, a few seconds at most, until it is gone,
+ * so that what the caller sees next has no trace of it.
+ */
+static void
+wp_job_wait_gone(const WpOutcome *o)
+{
+	for (int waited = 0; o->pid > 0 && waited < WP_GONE_WAIT_MS; waited += 10)
+	{
+		if (kill(o->pid, 0) != 0 && errno == ESRCH)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
 }
 
 /* The NOTICE of a long step: where it is. */
@@ -222,7 +244,12 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 			reported = o->steps_done;
 			last_notice = GetCurrentTimestamp();
 		}
-		if (o->finished || (until_id && o->sweep_id > 0))
+		if (o->finished)
+		{
+			wp_job_wait_gone(o);
+			return;
+		}
+		if (until_id && o->sweep_id > 0)
 			return;
 		if (!until_id &&
 			TimestampDifferenceExceeds(last_notice, GetCurrentTimestamp(), WP_NOTICE_EVERY_MS))
@@ -378,7 +405,10 @@ wp_cancel_sweep(PG_FUNCTION_ARGS)
 		memset(&o, 0, sizeof(o));
 		wp_job_read(seq, &o);
 		if (o.finished)
+		{
+			wp_job_wait_gone(&o);
 			break;
+		}
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 100, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);

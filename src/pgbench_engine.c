@@ -20,8 +20,8 @@
  * pgbench never outlives its step: it runs in a process group of its own,
  * with SIGKILL as its parent-death signal, is killed with its group on a
  * cancel or an error, and a coordinator's exit kills it too.  A pgbench
- * that ends early, or ends with aborted clients, fails the step with its own
- * stderr in the error.
+ * that ends early, ends with aborted clients or fails marks its step with
+ * its own stderr (steps.load_lost): what it did is kept, not averaged.
  *
  * IDENTIFICATION
  *	  src/pgbench_engine.c
@@ -30,6 +30,7 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -54,13 +55,13 @@
 #include "utils/varlena.h"
 #include "utils/wait_event.h"
 
+#include "cpu.h"
 #include "figures.h"
 #include "pgbench_engine.h"
 #include "program.h"
 #include "worker.h"
 
 #define WP_PGBENCH_DIR_PREFIX	"walpressure-pgbench."
-#define WP_PGBENCH_MARGIN_S		2	/* pgbench runs this much past the window */
 #define WP_PGBENCH_END_WAIT_S	15	/* and may take this long to end */
 #define WP_PREFLIGHT_WAIT_MS	30000
 #define WP_SECOND_HISTS			3600	/* seconds with their own percentiles */
@@ -72,6 +73,8 @@ static bool wp_ended = false;
 static TimestampTz wp_planned_end = 0;	/* when its -T runs out */
 static char wp_dir[MAXPGPATH] = "";		/* its private directory */
 static bool wp_exit_hook = false;
+static int	wp_clients_n = 0;		/* its clients */
+static char wp_lost_note[1024] = "";	/* why it was not clean, "": it was */
 
 /* ---------- where and how ---------- */
 
@@ -351,7 +354,12 @@ wp_pgbench_start(const WpLoadSpec *spec, double run_s)
 	char	   *db;
 	bool		superuser_role;
 	char	   *socket = wp_socket_dir();
-	int			seconds = (int) ceil(run_s) + WP_PGBENCH_MARGIN_S;
+	/*
+	 * -T counts from pgbench's own start, which is after ours: it ends a few
+	 * milliseconds after the window (on whole seconds, up to a second after
+	 * a fractional one), and its end at -T (exit status 0) is not early.
+	 */
+	int			seconds = Max(1, (int) ceil(run_s - 0.001));
 
 	wp_pgbench_exit(0, 0);		/* the last step's directory */
 	if (!wp_exit_hook)
@@ -371,35 +379,104 @@ wp_pgbench_start(const WpLoadSpec *spec, double run_s)
 					  wp_dir);
 	wp_ended = false;
 	wp_status = 0;
+	wp_clients_n = spec->clients;
+	wp_lost_note[0] = '\0';
 	wp_planned_end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), seconds * 1000);
 }
 
-/* pgbench's end as an error, with its own words. */
-static void
-wp_pgbench_error(const char *what)
+/*
+ * The last lines of pgbench's output that report an error, at most `max`
+ * bytes of them; the output's end when none does.
+ */
+static char *
+wp_error_lines(char *out, Size max)
 {
-	char	   *err = wp_file_tail(psprintf("%s/stderr", wp_dir), 800);
-	int			code = WIFEXITED(wp_status) ? WEXITSTATUS(wp_status) : -1;
+	StringInfoData lines;
+	char	   *tail;
 
-	ereport(ERROR,
-			(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
-			 errmsg("pgbench %s (%s %d)", what,
-					WIFEXITED(wp_status) ? "exit status" : "signal",
-					WIFEXITED(wp_status) ? code : WTERMSIG(wp_status)),
-			 err[0] ? errdetail("pgbench said: %s", err) : 0,
-			 code == 2 ? errhint("Clients that lost their connection or hit an error abort the run; the step is not counted.") : 0));
+	initStringInfo(&lines);
+	for (char *line = strtok(pstrdup(out), "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, "error") || strstr(line, "aborted"))
+			appendStringInfo(&lines, "%s%s", lines.len > 0 ? "\n" : "", line);
+	if (lines.len == 0)
+		appendStringInfoString(&lines, out);
+	if ((Size) lines.len <= max)
+		return lines.data;
+	tail = strchr(lines.data + lines.len - max, '\n');
+	return tail ? tail + 1 : lines.data + lines.len - max;
 }
 
+/*
+ * Why this step's pgbench was not clean, in its own words: `what` it did,
+ * how it ended, how many clients it lost, the end of its stderr.  A pgbench
+ * that lost every client fails the step.
+ */
 static void
+wp_pgbench_note(const char *what)
+{
+	char	   *err = wp_file_tail(psprintf("%s/stderr", wp_dir), (Size) 1 << 20);
+	int			aborted = 0;
+	StringInfoData note;
+
+	/* pgbench: "client N aborted while ...", "client N script M aborted ..." */
+	for (char *p = err; (p = strstr(p, "client ")) != NULL;)
+	{
+		p += strlen("client ");
+		if (isdigit((unsigned char) *p))
+		{
+			while (isdigit((unsigned char) *p))
+				p++;
+			/* 15 and later: "client N script M aborted in command ..." */
+			if (strncmp(p, " script ", strlen(" script ")) == 0)
+			{
+				p += strlen(" script ");
+				while (isdigit((unsigned char) *p))
+					p++;
+			}
+			if (strncmp(p, " aborted", strlen(" aborted")) == 0)
+				aborted++;
+		}
+	}
+	initStringInfo(&note);
+	appendStringInfo(&note, "pgbench %s (%s %d)", what,
+					 WIFEXITED(wp_status) ? "exit status" : "signal",
+					 WIFEXITED(wp_status) ? WEXITSTATUS(wp_status) : WTERMSIG(wp_status));
+	if (aborted > 0)
+		appendStringInfo(&note, ", %d of %d clients aborted", Min(aborted, wp_clients_n), wp_clients_n);
+	if (err[0])
+		appendStringInfo(&note, ": %s", wp_error_lines(err, 400));
+	strlcpy(wp_lost_note, note.data, sizeof(wp_lost_note));
+
+	/* no client ran on: the workload fails at this step, nothing to keep */
+	if (aborted >= wp_clients_n)
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("pgbench lost all its clients"),
+				 errdetail("%s", wp_lost_note),
+				 errhint("Every client stopped on an error: the workload fails with this step's settings.")));
+}
+
+/*
+ * Has pgbench ended before its time?  Then the step is cut short and
+ * marked: false.
+ */
+static bool
 wp_pgbench_check(void)
 {
-	if (wp_pid <= 0 || wp_ended)
-		return;
+	if (wp_pid <= 0)
+		return true;
+	if (wp_ended)
+		return wp_lost_note[0] == '\0';
 	if (wp_reap(wp_pid, &wp_status))
 	{
 		wp_ended = true;
-		wp_pgbench_error("ended before the step did");
+		if (WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0)
+			return true;		/* its -T ran out with the window */
+		wp_pgbench_note(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
+						"lost clients during the step" : "ended before the step did");
+		return false;
 	}
+	return true;
 }
 
 /* pgbench's server-side statistics cannot be forced out: nothing to do. */
@@ -416,6 +493,11 @@ wp_pgbench_read(WpLoadTotals *totals)
 	memset(totals, 0, sizeof(WpLoadTotals));
 }
 
+/*
+ * Stop pgbench.  With finish, let it end as planned: one that does not end
+ * in time is killed, and one that lost clients (exit status 2: the others
+ * ran on) or failed marks the step.
+ */
 static void
 wp_pgbench_stop(bool finish)
 {
@@ -434,20 +516,38 @@ wp_pgbench_stop(bool finish)
 			ResetLatch(MyLatch);
 			CHECK_FOR_INTERRUPTS();
 		}
+		if (!wp_ended)
+		{
+			wp_kill_group(wp_pid, &wp_status);
+			wp_ended = true;
+			wp_pgbench_note("did not end in time and was killed");
+		}
+		else if (wp_lost_note[0] == '\0' &&
+				 !(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0))
+			wp_pgbench_note(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
+							"lost clients during the step" : "failed");
+		return;
 	}
 	if (!wp_ended)
 	{
 		wp_kill_group(wp_pid, &wp_status);
 		wp_ended = true;
-		if (finish)
-			wp_pgbench_error("did not end in time and was killed");
-		return;
 	}
-	if (finish && !(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0))
-		wp_pgbench_error(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
-						 "lost clients during the step" : "failed");
 	if (!finish)
 		wp_pgbench_exit(0, 0);
+}
+
+static const char *
+wp_pgbench_lost(void)
+{
+	return wp_lost_note[0] ? wp_lost_note : NULL;
+}
+
+/* pgbench's CPU seconds so far, all its threads; < 0 once it has ended. */
+static double
+wp_pgbench_cpu_s(void)
+{
+	return wp_pid > 0 && !wp_ended ? wp_process_cpu_s(wp_pid) : -1;
 }
 
 /* A per-transaction log line's end time as a TimestampTz. */
@@ -567,6 +667,8 @@ const WpLoadEngine wp_pgbench_engine = {
 	.read = wp_pgbench_read,
 	.stop = wp_pgbench_stop,
 	.resolve = wp_pgbench_resolve,
+	.lost = wp_pgbench_lost,
+	.cpu_s = wp_pgbench_cpu_s,
 };
 
 /* ---------- before anything starts ---------- */

@@ -62,7 +62,7 @@ static const WpParam wp_params[] = {
 };
 
 static const char *const wp_workloads[WP_N_WORKLOADS] = {
-	"simple-update", "tpcb-like", "insert-only", "batch-insert", "custom"
+	"simple-update", "tpcb-like", "insert-only", "batch-insert", "select-only", "custom"
 };
 
 /*

@@ -28,10 +28,11 @@ typedef enum WpWorkload
 	WP_WORKLOAD_TPCB_LIKE,
 	WP_WORKLOAD_INSERT_ONLY,
 	WP_WORKLOAD_BATCH_INSERT,
+	WP_WORKLOAD_SELECT_ONLY,
 	WP_WORKLOAD_CUSTOM
 } WpWorkload;
 
-#define WP_N_WORKLOADS 5
+#define WP_N_WORKLOADS 6
 
 extern WpParamKind wp_param_kind(const char *name);
 extern const char *wp_data_loss(const char *name, const char *value);

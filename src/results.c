@@ -320,6 +320,11 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 	wp_col(&row, "checkpoint_sync_ms", FLOAT8OID, Float8GetDatum(r->ckpt_sync_ms), false);
 	wp_col(&row, "data_loss", TEXTOID,
 		   r->data_loss ? CStringGetTextDatum(r->data_loss) : (Datum) 0, r->data_loss == NULL);
+	wp_col(&row, "load_lost", TEXTOID,
+		   r->load_lost ? CStringGetTextDatum(r->load_lost) : (Datum) 0, r->load_lost == NULL);
+	wp_col(&row, "setup_s", FLOAT8OID, Float8GetDatum(r->setup_s), false);
+	wp_col_fig(&row, "client_cpu_s", r->client_cpu_s);
+	wp_col_fig(&row, "server_cpu_s", r->server_cpu_s);
 	wp_col(&row, "wal_lsn_start", PG_LSNOID, LSNGetDatum(r->lsn_start),
 		   XLogRecPtrIsInvalid(r->lsn_start));
 	wp_col(&row, "wal_lsn_end", PG_LSNOID, LSNGetDatum(r->lsn_end),

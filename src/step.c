@@ -7,6 +7,11 @@
  *	starts (engine) -> warm-up -> statistics flushed -> measured window, one
  *	sample a second -> the load stops -> counters read -> figures
  *
+ * A load that ends before its time (pgbench killed, all its clients lost)
+ * cuts the window short: what was measured is kept and the step is marked
+ * (load_lost), so that it is not averaged as if it were clean.  One that
+ * ends during the warm-up fails the sweep: nothing was measured.
+ *
  * The figures come from a pure function of the counters read at the
  * window's edges (wp_step_figures), so what a step reports is computed the
  * same way whatever engine ran the load.
@@ -27,15 +32,18 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
+#include "cpu.h"
 #include "job.h"
 #include "server_settings.h"
 #include "step.h"
 
 static const WpLoadEngine *wp_engine = NULL;
+static bool wp_load_gone = false;	/* the load ended early (engine->lost) */
 
 /*
  * Wait `ms`, watching for a cancel and for failing clients.  False when the
- * sweep was cancelled.
+ * sweep was cancelled; early when the load ended before its time
+ * (wp_load_gone).
  */
 static bool
 wp_step_wait(long ms)
@@ -48,8 +56,9 @@ wp_step_wait(long ms)
 
 		if (wp_job_cancelled())
 			return false;
-		wp_engine->check();
-		if (left <= 0)
+		if (!wp_engine->check())
+			wp_load_gone = true;
+		if (left <= 0 || wp_load_gone)
 			return true;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Min(left, 100), PG_WAIT_EXTENSION);
@@ -150,6 +159,8 @@ wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
 			return true;
 		if (!wp_step_wait(Min(left, 1000)))
 			return false;
+		if (wp_load_gone)
+			return true;		/* the step ends here, marked */
 
 		pgstat_clear_snapshot();
 		wp_read_counters(&cnow, NULL);
@@ -210,8 +221,15 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
 	TimestampTz *marks = NULL;
 	bool		ok = false;
+	double		client_cpu0 = -1,
+				client_cpu1 = -1,
+				server_cpu0 = -1,
+				server_cpu1 = -1;
+
+	TimestampTz step_start = GetCurrentTimestamp();
 
 	wp_engine = engine;
+	wp_load_gone = false;
 	memset(r, 0, sizeof(*r));
 	*nsamples = 0;
 
@@ -233,9 +251,18 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	}
 
 	wp_job_phase(WP_PHASE_WARMUP, step, repeat, value);
+	r->setup_s = (double) (GetCurrentTimestamp() - step_start) / USECS_PER_SEC;
 	engine->start(spec, req->warmup_s + req->duration_s);
 	if (!wp_step_wait((long) (req->warmup_s * 1000)))
 		goto stop;
+	if (wp_load_gone)
+	{
+		engine->stop(true);
+		ereport(ERROR,
+				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+				 errmsg("the load of step %d ended during its warm-up, before anything was measured", step),
+				 errdetail("%s", engine->lost() ? engine->lost() : "no reason given")));
+	}
 
 	/* window start: everything the clients did so far is in pg_stat_wal */
 	if (!engine->flush(wp_step_wait))
@@ -245,6 +272,8 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	wp_read_counters(&k->c0, &k->h0);
 	engine->read(&k->t0);
 	k->have_ios = wp_cap_device_ios(plan->cap, &k->reads0, &k->writes0);
+	client_cpu0 = engine->cpu_s();
+	server_cpu0 = wp_server_cpu_s();
 
 	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
 	if (!wp_step_window(plan, k, samples, marks, max_samples, nsamples))
@@ -255,15 +284,20 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	k->seconds = (double) (GetCurrentTimestamp() - k->c0.ts) / USECS_PER_SEC;
 	if (k->have_ios)
 		k->have_ios = wp_cap_device_ios(plan->cap, &k->reads1, &k->writes1);
-	engine->check();
+	client_cpu1 = engine->cpu_s();
+	server_cpu1 = wp_server_cpu_s();
 	wp_job_phase(WP_PHASE_STOPPING, step, repeat, value);
 	engine->stop(true);
+	if (engine->lost())
+		r->load_lost = pstrdup(engine->lost());
 	pgstat_clear_snapshot();
 	wp_read_counters(&k->c1, &k->h1);
 	if (engine->resolve != NULL)
 		wp_step_resolve(engine, k, samples, marks, *nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
+	r->client_cpu_s = client_cpu0 >= 0 && client_cpu1 >= 0 ? client_cpu1 - client_cpu0 : -1;
+	r->server_cpu_s = server_cpu0 >= 0 && server_cpu1 >= 0 ? server_cpu1 - server_cpu0 : -1;
 	ok = true;
 
 stop:

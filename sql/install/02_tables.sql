@@ -24,7 +24,7 @@ CREATE TABLE sweeps (
     steps_done int NOT NULL DEFAULT 0,
     error text,
     accept_data_loss bool NOT NULL DEFAULT false,
-    engine text NOT NULL DEFAULT 'backend' CHECK (engine IN ('pgbench', 'backend')),
+    engine text NOT NULL DEFAULT 'pgbench' CHECK (engine IN ('pgbench', 'backend')),
     script text,
     server_settings jsonb,
     server_originals jsonb,
@@ -88,6 +88,10 @@ CREATE TABLE steps (
     checkpoint_write_ms float8 NOT NULL,
     checkpoint_sync_ms float8 NOT NULL,
     data_loss text,
+    load_lost text,
+    setup_s float8,
+    client_cpu_s float8,
+    server_cpu_s float8,
     wal_lsn_start pg_lsn,
     wal_lsn_end pg_lsn,
     PRIMARY KEY (sweep_id, step)
@@ -106,6 +110,14 @@ COMMENT ON COLUMN steps.checkpoint_sync_ms IS
 'time the checkpoints completed in the window spent in fsync (pg_stat_bgwriter.checkpoint_sync_time)';
 COMMENT ON COLUMN steps.data_loss IS
 'the step''s settings that can lose data in a crash: fsync=off, full_page_writes=off (corruption), synchronous_commit=off (the last commits); NULL: none';
+COMMENT ON COLUMN steps.load_lost IS
+'why the step''s load was not clean (pgbench lost clients, ended early or was killed), in pgbench''s own words; such a step keeps what it measured but is left out of results, best, report and plot; NULL: clean';
+COMMENT ON COLUMN steps.setup_s IS
+'seconds from the step''s start to its load''s start: the server-wide value put in effect, the step''s CHECKPOINT, the cap';
+COMMENT ON COLUMN steps.client_cpu_s IS
+'CPU seconds (user + system, all threads) pgbench spent over the measured window; NULL with the backend engine, whose clients are server processes';
+COMMENT ON COLUMN steps.server_cpu_s IS
+'CPU seconds the server''s processes (postmaster, backends, workers, auxiliary processes) spent over the measured window';
 COMMENT ON COLUMN steps.wal_lsn_start IS
 'WAL insert position at the window''s start; with wal_lsn_end, what pg_waldump --stats reads to show what the step''s WAL was made of';
 COMMENT ON COLUMN steps.wal_lsn_end IS

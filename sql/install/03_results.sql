@@ -54,7 +54,13 @@ WITH seconds AS (
            avg(st.read_iops) AS read_iops
     FROM steps st
     LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
+    WHERE st.load_lost IS NULL      -- a step whose load was not clean is not averaged
     GROUP BY st.sweep_id, st.value_pos, st.value
+), lost AS (
+    SELECT sweep_id, value_pos, count(*) AS steps_lost
+    FROM steps
+    WHERE load_lost IS NOT NULL
+    GROUP BY sweep_id, value_pos
 ), stats AS (
     -- the sample behind each interval: the repeats' means when there are
     -- two or more, else the single step's seconds
@@ -108,18 +114,22 @@ SELECT s.sweep_id,
        round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
        round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
        round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
-       CASE WHEN v.value_pos = 1 THEN 'baseline'
+       CASE WHEN v.value_pos = b.value_pos THEN 'baseline'
             WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
             WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
             WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
             ELSE 'within noise'
        END AS verdict,
        v.ci_basis,
-       v.data_loss
+       v.data_loss,
+       coalesce(l.steps_lost, 0) AS steps_lost
 FROM ci v
 JOIN sweeps s USING (sweep_id)
-JOIN ci b ON b.sweep_id = v.sweep_id AND b.value_pos = 1
+-- the baseline: the first value with a clean step
+JOIN ci b ON b.sweep_id = v.sweep_id
+         AND b.value_pos = (SELECT min(f.value_pos) FROM ci f WHERE f.sweep_id = v.sweep_id)
+LEFT JOIN lost l ON l.sweep_id = v.sweep_id AND l.value_pos = v.value_pos
 ORDER BY s.sweep_id, v.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals)';
+'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals); steps whose load was not clean (steps.load_lost) are left out and counted in steps_lost';

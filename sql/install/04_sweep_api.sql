@@ -107,7 +107,7 @@ CREATE FUNCTION run_sweep(
     label text DEFAULT NULL,
     wait bool DEFAULT true,
     accept_data_loss bool DEFAULT false,
-    engine text DEFAULT 'backend',
+    engine text DEFAULT 'pgbench',
     script text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'

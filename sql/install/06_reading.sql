@@ -25,7 +25,9 @@ WITH pick AS (
            string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.wal_buffers_full > 0) AS wal_buffers_values,
            sum(st.retries) AS retries,
            string_agg(DISTINCT st.value || ': ' || st.data_loss, '; ') FILTER (
-               WHERE st.data_loss IS NOT NULL) AS data_loss
+               WHERE st.data_loss IS NOT NULL) AS data_loss,
+           count(*) FILTER (WHERE st.load_lost IS NOT NULL) AS steps_lost,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.load_lost IS NOT NULL) AS lost_values
     FROM steps st
     GROUP BY st.sweep_id
 ), diag AS (
@@ -54,11 +56,13 @@ WITH pick AS (
                           p.wal_buffers_full, p.wal_buffers_values) END,
                CASE WHEN p.retries > 0 THEN
                    format('%s transactions failed with a serialization failure or deadlock and were not retried', p.retries) END,
+               CASE WHEN p.steps_lost > 0 THEN
+                   format('%s step(s) lost clients or their load ended early (at %s) and are left out of the figures: see steps.load_lost',
+                          p.steps_lost, p.lost_values) END,
                CASE WHEN p.data_loss IS NOT NULL THEN
                    format('a crash can lose data with %s', p.data_loss) END,
                CASE WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id
-                                                                AND r.verdict IN ('faster', 'slower', 'baseline')
-                                                                AND r.value_pos > 1)
+                                                                AND r.verdict IN ('faster', 'slower'))
                          AND (SELECT count(*) FROM results r WHERE r.sweep_id = s.sweep_id) > 1 THEN
                    'no value differs from the first beyond noise (95% intervals overlap): add repeats or duration to tell smaller effects apart' END
            ], NULL) AS lines

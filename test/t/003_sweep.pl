@@ -40,12 +40,14 @@ SELECT count(*) FROM pg_stat_user_tables WHERE relname LIKE 'pgbench_%' AND last
 
 # commit_delay 0 and 1000, two repeats, interleaved; commit_delay waits
 # only when commit_siblings other transactions are active, so with 4 clients
-# it needs commit_siblings below 4
+# it needs commit_siblings below 4.  The backend engine: its clients flush
+# their statistics at the window's start, so pg_stat_wal's figures match the
+# WAL positions (pgbench's backends flush theirs at most once a second: 009)
 my ($out, $err) = ('', '');
 $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 4,
                              duration => '3 s', warmup => '1 s', repeats => 2, label => 'tap',
-                             settings => '{"commit_siblings": 2}')},
+                             settings => '{"commit_siblings": 2}', engine => 'backend')},
 	stdout => \$out, stderr => \$err, on_error_die => 1);
 my $id = $out;
 like($id, qr/^\d+$/, 'run_sweep returns the sweep id');
@@ -173,7 +175,7 @@ WHERE backend_type IN ('walpressure client', 'walpressure coordinator')}),
 my $bg = $node->background_psql('postgres');
 $bg->query_until(qr/started/, q{
 \echo started
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0'], clients => 2, duration => '2 s',
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0'], engine => 'backend', clients => 2, duration => '2 s',
                              warmup => '0 s', label => 'xmin');
 });
 $node->poll_query_until('postgres',

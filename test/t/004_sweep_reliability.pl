@@ -1,5 +1,5 @@
-# Sweeps under trouble: cancel, Ctrl-C, kill -9 of a client, custom SQL
-# without rights.
+# Sweeps under trouble with the backend engine: cancel, Ctrl-C, kill -9 of
+# a client worker, custom SQL without rights (the pgbench engine's: 009).
 use strict;
 use warnings;
 
@@ -43,7 +43,7 @@ sub wait_steps
 # cancel_sweep in the middle of the second step
 my $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200'], clients => 2,
-                             duration => '2 s', warmup => '0 s', prewarm => false,
+                             duration => '2 s', warmup => '0 s', engine => 'backend', prewarm => false,
                              wait => false)});
 wait_steps($id, 1);
 is($node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)"), 't', 'cancel_sweep');
@@ -58,7 +58,7 @@ my ($in, $out, $err) = ('', '', '');
 my $h = IPC::Run::start(
 	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
 	  q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200'], clients => 2,
-	                                 duration => '2 s', warmup => '0 s', prewarm => false,
+	                                 duration => '2 s', warmup => '0 s', engine => 'backend', prewarm => false,
 	                                 label => 'ctrl-c')} ],
 	'<', \$in, '>', \$out, '2>', \$err);
 $node->poll_query_until('postgres',
@@ -90,7 +90,7 @@ my ($ret, $stdout, $stderr) = $node->psql('postgres', q{
 \set VERBOSITY verbose
 SET ROLE regress_sweeper;
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
-                             warmup => '0 s', workload => 'custom', label => 'no rights',
+                             warmup => '0 s', engine => 'backend', workload => 'custom', label => 'no rights',
                              settings => '{"sql": "INSERT INTO secret VALUES (1)"}')});
 like($stderr, qr/ERROR:  42501: sweep \d+ failed: client worker 1 stopped: permission denied for table secret/,
 	'custom SQL without rights: a permission error (its SQLSTATE carried back), not a result');
@@ -116,7 +116,7 @@ BEGIN EXECUTE 'ALTER ROLE regress_sweeper SUPERUSER'; RETURN 1; END $$;
 ($ret, $stdout, $stderr) = $node->psql('postgres', q{
 SET ROLE regress_sweeper;
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
-                             warmup => '0 s', prewarm => false, label => 'search_path',
+                             warmup => '0 s', engine => 'backend', prewarm => false, label => 'search_path',
                              workload => 'custom', settings => '{"sql": "SELECT 1"}')});
 is($node->safe_psql('postgres', q{
 SELECT s.status || ' ' || r.rolsuper FROM walpressure.sweeps s, pg_roles r
@@ -126,7 +126,7 @@ WHERE s.label = 'search_path' AND r.rolname = 'regress_sweeper'}),
 # a client terminated in the middle of a step fails the sweep, with the reason
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100'], clients => 2,
-                             duration => '3 s', warmup => '0 s', prewarm => false,
+                             duration => '3 s', warmup => '0 s', engine => 'backend', prewarm => false,
                              wait => false)});
 wait_steps($id, 0);
 $node->safe_psql('postgres', q{
@@ -142,7 +142,7 @@ is(workers(), '0', 'no worker left after a terminated client');
 # kill -9 of one client in the middle of a step
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200', '300'], clients => 2,
-                             duration => '2 s', warmup => '0 s', prewarm => false,
+                             duration => '2 s', warmup => '0 s', engine => 'backend', prewarm => false,
                              wait => false)});
 wait_steps($id, 2);
 my $client = $node->safe_psql('postgres',
@@ -165,7 +165,7 @@ is(workers(), '0', 'no worker left after the crash');
 # and a new sweep runs
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
-                             warmup => '0 s')});
+                             warmup => '0 s', engine => 'backend')});
 is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"),
 	'done', 'a new sweep runs after the crash');
 

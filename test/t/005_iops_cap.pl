@@ -99,7 +99,7 @@ like(cap_state(), qr{^none 0/}, 'clear_iops_cap removes the limit');
 # is 1.8x: what holds run after run.
 $node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(10)');
 my $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 10,
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 10, engine => 'backend',
                              duration => '6 s', warmup => '2 s', iops_cap => 1000,
                              repeats => 5, settings => '{"round_trip_us": 100}')});
 my ($iops0, $tps0, $tps1000, $cpf0, $cpf1000) = split /\|/, $node->safe_psql('postgres', qq{
@@ -121,7 +121,7 @@ SELECT string_agg(DISTINCT round_trip_us::text, ' ') FROM walpressure.steps WHER
 # 10 are queued at each flush already (~4.6 commits per fsync), and the
 # delay can at most fill the flush with all 10, a ceiling near 10/4.6.
 my $id0 = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 10,
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 10, engine => 'backend',
                              duration => '5 s', warmup => '2 s', iops_cap => 1000)});
 my ($cpf_rt0, $cpf_rt1000) = split /\|/, $node->safe_psql('postgres', qq{
 SELECT (SELECT commits_per_fsync FROM walpressure.results WHERE sweep_id = $id0 AND value = '0'),
@@ -150,7 +150,7 @@ like(cap_state(), qr{^none }, 'no cap left after the iops_cap sweep');
 
 # kill -9 in the middle of a capped sweep: after the restart, no cap is left
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0', '0'], clients => 4,
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0', '0'], engine => 'backend', clients => 4,
                              duration => '3 s', warmup => '0 s', iops_cap => 700,
                              prewarm => false, wait => false)});
 $node->poll_query_until('postgres',

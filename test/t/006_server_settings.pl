@@ -109,11 +109,12 @@ SELECT walpressure.run_sweep('checkpoint_completion_target', ARRAY['0.5', '0.7']
 $node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
   or die;
 is(sweep_field($id, 'status'), 'failed', 'a client error fails the sweep');
+like(sweep_field($id, 'error'), qr/^pgbench lost all its clients/, 'with pgbench\'s reason');
 unchanged('after a failed sweep');
 
 # --- cancel during a checkpoint_timeout step
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('checkpoint_timeout', ARRAY['30s', '1h'], clients => 2,
+SELECT walpressure.run_sweep('checkpoint_timeout', ARRAY['30s', '1h'], clients => 2, engine => 'backend',
                              duration => '30 s', warmup => '0 s', prewarm => false, wait => false)});
 $node->poll_query_until('postgres',
 	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
@@ -124,7 +125,7 @@ unchanged('after a cancel during a checkpoint_timeout step');
 
 # --- a change by someone else during the sweep is kept
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('wal_writer_flush_after', ARRAY['0', '1MB'], clients => 1,
+SELECT walpressure.run_sweep('wal_writer_flush_after', ARRAY['0', '1MB'], engine => 'backend', clients => 1,
                              duration => '3 s', warmup => '0 s', prewarm => false, wait => false)});
 $node->poll_query_until('postgres',
 	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
@@ -146,7 +147,7 @@ unchanged('the reference file back');
 
 # --- kill -9 during an acknowledged fsync=off step: restored at restart
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('fsync', ARRAY['off'], clients => 2, duration => '60 s',
+SELECT walpressure.run_sweep('fsync', ARRAY['off'], engine => 'backend', clients => 2, duration => '60 s',
                              warmup => '0 s', prewarm => false, wait => false,
                              accept_data_loss => true)});
 $node->poll_query_until('postgres',
@@ -166,7 +167,7 @@ like(slurp_file($node->logfile), qr/syncing the data directory: a sweep ran with
 
 # the same after the whole server is killed, then started
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('full_page_writes', ARRAY['off'], clients => 2, duration => '60 s',
+SELECT walpressure.run_sweep('full_page_writes', ARRAY['off'], engine => 'backend', clients => 2, duration => '60 s',
                              warmup => '0 s', prewarm => false, wait => false,
                              accept_data_loss => true)});
 $node->poll_query_until('postgres',

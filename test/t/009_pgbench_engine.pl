@@ -22,6 +22,8 @@ $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
 $node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
 
+my $ncpu = () = (slurp_file('/proc/cpuinfo') =~ /^processor\s*:/mg);
+
 sub sweeps { $node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.sweeps') }
 
 # pgbench processes: the children of the coordinator, by pid
@@ -43,6 +45,7 @@ sub children
 	return @kids;
 }
 sub alive { my ($pid) = @_; return kill(0, $pid) ? 1 : 0; }
+my $gone;
 
 # a sweep end to end
 my ($ret, $out, $err) = $node->psql('postgres', q{
@@ -70,6 +73,47 @@ JOIN (SELECT step, count(*) AS n, sum(tps * 1.0) AS sum FROM walpressure.step_sa
       WHERE sweep_id = $id AND latency_p50_ms IS NOT NULL GROUP BY step) s USING (step)
 WHERE st.sweep_id = $id}),
 	't', 'per-second samples with percentiles cover the window, warm-up excluded');
+
+# CPU per step: pgbench's next to the server's
+is($node->safe_psql('postgres', qq{
+SELECT bool_and(client_cpu_s > 0 AND server_cpu_s > 0 AND client_cpu_s + server_cpu_s <= seconds * $ncpu * 1.1)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	't', 'each step records pgbench\'s CPU time and the server\'s over the window')
+  or diag($node->safe_psql('postgres', qq{SELECT client_cpu_s, server_cpu_s, seconds FROM walpressure.steps WHERE sweep_id = $id}));
+
+# select-only: pgbench's built-in, no WAL flush per transaction
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2, duration => '2 s', warmup => '0 s',
+                             workload => 'select-only', prewarm => false)});
+is($ret, 0, 'a select-only sweep runs (with the default engine)') or diag($err);
+is($node->safe_psql('postgres', qq{
+SELECT s.engine || ' ' || (st.transactions > 100) || ' ' || (st.wal_fsyncs < st.transactions / 10)
+FROM walpressure.sweeps s JOIN walpressure.steps st USING (sweep_id) WHERE sweep_id = $out}),
+	'pgbench true true', 'select-only: many transactions, next to no WAL fsyncs');
+
+# under a disk cap the step's write IOs are the server's: pgbench and its
+# per-transaction logs write nothing to a disk
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 4, duration => '4 s', warmup => '1 s',
+                             iops_cap => 400, prewarm => false, wait => false)});
+$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+my ($bench) = children(coordinator_pid());
+my %io;
+while ($bench && open(my $io, '<', "/proc/$bench/io"))
+{
+	my %now = map { /^(\w+): (\d+)/ ? ($1 => $2) : () } <$io>;
+	close $io;
+	%io = %now if %now && ($now{wchar} // 0) >= ($io{wchar} // 0);
+	usleep(200_000);
+}
+$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
+	or die;
+ok(($io{wchar} // 0) > 0 && defined $io{write_bytes} && $io{write_bytes} == 0,
+	"capped step: pgbench wrote its logs (wchar $io{wchar}) and nothing reached a disk (write_bytes $io{write_bytes})");
+is($node->safe_psql('postgres', qq{
+SELECT iops_cap || ' ' || (write_iops > 50 AND write_iops <= 440)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	'400 true', 'the step\'s write IOPS are the capped server\'s');
 
 # the step's session settings reach pgbench's backends, one value each
 $node->safe_psql('postgres', 'CREATE TABLE seen (delay text, siblings text, app text)');
@@ -148,20 +192,60 @@ ok(scalar @kids == 1, "pgbench runs as the coordinator's child (pid @kids)");
 $node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)");
 is(alive($kids[0]), 0, 'cancel_sweep: pgbench is gone');
 
-# pgbench dying mid-step fails the step, with the reason
+# pgbench dying mid-window: the step is cut short and marked, kept out of
+# the figures, and the sweep goes on
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
-                             warmup => '0 s', engine => 'pgbench', prewarm => false, wait => false)});
-@kids = ();
-for (1 .. 100) { @kids = children(coordinator_pid()); last if @kids; usleep(100_000); }
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 2, duration => '4 s',
+                             warmup => '1 s', engine => 'pgbench', prewarm => false, wait => false)});
+$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+@kids = children(coordinator_pid());
 kill 'KILL', $kids[0];
-for (1 .. 100)
-{
-	last if $node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id") ne 'running';
-	usleep(100_000);
-}
-like($node->safe_psql('postgres', "SELECT status || ': ' || error FROM walpressure.sweeps WHERE sweep_id = $id"),
-	qr/^failed: pgbench ended before the step did \(signal 9\)/, 'a step whose pgbench dies fails, marked with why');
+$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
+	or die;
+is($node->safe_psql('postgres', qq{SELECT status FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'done', 'the sweep goes on after a step whose pgbench died');
+like($node->safe_psql('postgres', qq{SELECT load_lost FROM walpressure.steps WHERE sweep_id = $id AND step = 1}),
+	qr/^pgbench ended before the step did \(signal 9\)/, 'that step is marked with why');
+is($node->safe_psql('postgres', qq{
+SELECT (SELECT seconds < 3.5 FROM walpressure.steps WHERE sweep_id = $id AND step = 1)
+       || ' ' || (SELECT load_lost IS NULL FROM walpressure.steps WHERE sweep_id = $id AND step = 2)}),
+	'true true', 'its window was cut short; the next step ran clean');
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ':' || repeats || ':' || steps_lost, ' ' ORDER BY value_pos)
+FROM walpressure.results WHERE sweep_id = $id}),
+	'6:1:0', 'results leave the marked step out') ;
+like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
+	qr/1 step\(s\) lost clients or their load ended early \(at 5\)/, 'best says so');
+
+# pgbench losing one of its clients: the others run on, the step is marked
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '2 s',
+                             warmup => '0 s', engine => 'pgbench', prewarm => false,
+                             script => 'SELECT CASE WHEN :client_id = 1 AND random() < 0.01 THEN 1 / 0 ELSE 1 END;')});
+like($node->safe_psql('postgres', qq{SELECT load_lost FROM walpressure.steps WHERE sweep_id = $id}),
+	qr/^pgbench lost clients during the step \(exit status 2\), 1 of 2 clients aborted: .*division by zero/s,
+	'a step where pgbench lost a client is marked, with pgbench\'s words');
+is($node->safe_psql('postgres', qq{SELECT status || ' ' || (transactions > 0) FROM walpressure.sweeps JOIN walpressure.steps USING (sweep_id) WHERE sweep_id = $id}),
+	'done true', 'what the other client did is kept in its row');
+
+# Ctrl-C on a waiting pgbench-engine sweep: pgbench is gone too
+my ($in, $cout, $cerr) = ('', '', '');
+my $h = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+	  q{SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
+	                                 warmup => '0 s', engine => 'pgbench', prewarm => false, label => 'ctrl-c')} ],
+	'<', \$in, '>', \$cout, '2>', \$cerr);
+@kids = ();
+for (1 .. 100) { my $c = coordinator_pid(); @kids = $c ? children($c) : (); last if @kids; usleep(100_000); }
+ok(scalar @kids == 1 && alive($kids[0]), 'the Ctrl-C sweep runs pgbench');
+$node->safe_psql('postgres', q{
+SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+WHERE query LIKE '%ctrl-c%' AND backend_type = 'client backend' AND pid <> pg_backend_pid()});
+$h->finish;
+like($cerr, qr/canceling statement due to user request/, 'Ctrl-C: run_sweep is cancelled');
+$gone = 0;
+for (1 .. 100) { $gone = !alive($kids[0]); last if $gone; usleep(100_000); }
+ok($gone, 'Ctrl-C: pgbench is gone');
 
 # kill -9 of the coordinator: the server restarts its backends, pgbench dies with it
 $id = $node->safe_psql('postgres', q{
@@ -171,7 +255,7 @@ my $coord = coordinator_pid();
 @kids = ();
 for (1 .. 100) { @kids = children($coord); last if @kids; usleep(100_000); }
 kill 'KILL', $coord;
-my $gone = 0;
+$gone = 0;
 for (1 .. 100) { $gone = !alive($kids[0]); last if $gone; usleep(100_000); }
 ok($gone, 'kill -9 of the coordinator: pgbench is gone within seconds');
 $node->poll_query_until('postgres', 'SELECT true') or die;
