@@ -15,7 +15,7 @@ INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, work
 VALUES (1001, 'commit_delay', '{0,500,1000}', 10, '10 s', 'simple-update', 1000, '2 s', 3, true,
         current_user, current_database(), 9, 9, 'done', '{"commit_siblings": "5"}', 'known figures'),
        (1002, 'commit_delay', '{0,100}', 4, '4 s', 'simple-update', NULL, '2 s', 1, true,
-        current_user, current_database(), 2, 2, 'done', '{"commit_siblings": "5"}', NULL);
+        current_user, current_database(), 2, 2, 'done', '{"commit_siblings": "0x5"}', NULL);
 
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, latency_p99_ms,
@@ -37,7 +37,8 @@ FROM (VALUES (1, '0', 1, 1, 100, 10, 2.5, 1000),
              (9, '1000', 3, 3, 91, 11, 2.6, 700)) AS v(step, value, pos, rep, tps, p99, cpf, iops);
 
 -- sweep 1002: one repeat, so the intervals come from the per-second samples;
--- 4 clients with commit_siblings 5
+-- 4 clients with commit_siblings 5, recorded as typed ('0x5': the GUC
+-- machinery took it, so must best)
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, latency_p99_ms, commits,
                                leaders, wal_fsyncs, wal_fsyncs_per_s, wal_bytes, wal_records, wal_fpi,

@@ -123,4 +123,21 @@ wp_read_checkpoints(int64 *timed, int64 *requested, double *write_ms, double *sy
 #endif
 }
 
+/*
+ * When pg_stat_wal and the checkpointer's statistics were last reset
+ * (pg_stat_reset_shared): a step whose window spans a reset cannot take a
+ * difference of them.  Before 17 the checkpointer's counts are reset with
+ * the bgwriter's, under its timestamp.
+ */
+static inline void
+wp_read_stats_resets(TimestampTz *wal, TimestampTz *checkpointer)
+{
+	*wal = pgstat_fetch_stat_wal()->stat_reset_timestamp;
+#if PG_VERSION_NUM >= 170000
+	*checkpointer = pgstat_fetch_stat_checkpointer()->stat_reset_timestamp;
+#else
+	*checkpointer = pgstat_fetch_stat_bgwriter()->stat_reset_timestamp;
+#endif
+}
+
 #endif							/* WALPRESSURE_COMPAT_H */

@@ -81,6 +81,12 @@ wp_step_figures(const WpStepCounters *k, WpStepResult *r)
 	r->ckpt_requested = k->c1.ckpt_requested - k->c0.ckpt_requested;
 	r->ckpt_write_ms = k->c1.ckpt_write_ms - k->c0.ckpt_write_ms;
 	r->ckpt_sync_ms = k->c1.ckpt_sync_ms - k->c0.ckpt_sync_ms;
+	/* a reset in the window (pg_stat_reset_shared) makes these differences void */
+	r->wal_reset = k->c1.wal_reset_at != k->c0.wal_reset_at ||
+		k->c1.wal_records < k->c0.wal_records || k->c1.wal_bytes < k->c0.wal_bytes ||
+		k->c1.wal_sync < k->c0.wal_sync || k->c1.wal_write < k->c0.wal_write;
+	r->ckpt_reset = k->c1.ckpt_reset_at != k->c0.ckpt_reset_at ||
+		k->c1.ckpt_timed < k->c0.ckpt_timed || k->c1.ckpt_requested < k->c0.ckpt_requested;
 	r->lsn_start = k->c0.insert_lsn;
 	r->lsn_end = k->c1.insert_lsn;
 	r->started_at = k->c0.ts;

@@ -70,7 +70,9 @@ typedef struct WpStepResult
 	/* the step's conditions */
 	char	   *data_loss;		/* labels of the step's settings, NULL: none */
 	int64		iops_cap;		/* the step's write cap, 0: none */
-	char	   *load_lost;		/* why the load was not clean, NULL: it was */
+	char	   *discarded;		/* why the step is left out, NULL: it counts */
+	bool		wal_reset;		/* pg_stat_wal was reset in the window: its figures are void */
+	bool		ckpt_reset;		/* so were the checkpointer's */
 	double		setup_s;		/* the step's start to its load's start */
 	/* CPU seconds over the window; < 0: not measured */
 	double		client_cpu_s;	/* the load generator's (pgbench) */

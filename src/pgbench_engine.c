@@ -21,7 +21,7 @@
  * with SIGKILL as its parent-death signal, is killed with its group on a
  * cancel or an error, and a coordinator's exit kills it too.  A pgbench
  * that ends early, ends with aborted clients or fails marks its step with
- * its own stderr (steps.load_lost): what it did is kept, not averaged.
+ * its own stderr (steps.discarded): what it did is kept, not averaged.
  *
  * IDENTIFICATION
  *	  src/pgbench_engine.c

@@ -23,6 +23,7 @@
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 
 #include "policy.h"
 
@@ -197,4 +198,22 @@ wp_data_loss_sql(PG_FUNCTION_ARGS)
 	if (label == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(label));
+}
+
+PG_FUNCTION_INFO_V1(wp_int_setting_sql);
+
+/*
+ * _int_setting(value) returns int: an integer setting's value as the GUC
+ * machinery reads it ('1.5' is 2, '1e1' is 10, '0x5' is 5), NULL when it
+ * is not one.  The views read settings a sweep recorded as typed, so a
+ * cast would fail for every reader on a value the server took.
+ */
+Datum
+wp_int_setting_sql(PG_FUNCTION_ARGS)
+{
+	int			result;
+
+	if (!parse_int(text_to_cstring(PG_GETARG_TEXT_PP(0)), &result, 0, NULL))
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(result);
 }

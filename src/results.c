@@ -298,30 +298,31 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 	wp_col_fig(&row, "latency_p99_ms", r->latency_p99_ms);
 	wp_col(&row, "commits", INT8OID, Int64GetDatum(r->commits), false);
 	wp_col(&row, "leaders", INT8OID, Int64GetDatum(r->leaders), false);
-	wp_col(&row, "wal_fsyncs", INT8OID, Int64GetDatum(r->wal_fsyncs), false);
+	/* figures from statistics reset in the window are void: NULL */
+	wp_col(&row, "wal_fsyncs", INT8OID, Int64GetDatum(r->wal_fsyncs), r->wal_reset);
 	wp_col_fig(&row, "commits_per_fsync",
-			   r->wal_fsyncs > 0 ? (double) r->commits / r->wal_fsyncs : -1);
-	wp_col_fig(&row, "wal_fsyncs_per_s", r->span_s > 0 ? r->wal_fsyncs / r->span_s : 0);
+			   r->wal_fsyncs > 0 && !r->wal_reset ? (double) r->commits / r->wal_fsyncs : -1);
+	wp_col_fig(&row, "wal_fsyncs_per_s", r->wal_reset ? -1 : r->span_s > 0 ? r->wal_fsyncs / r->span_s : 0);
 	wp_col_fig(&row, "fsync_avg_ms", r->fsync_avg_ms);
 	wp_col_fig(&row, "fsync_p50_ms", r->fsync_p50_ms);
 	wp_col_fig(&row, "fsync_p99_ms", r->fsync_p99_ms);
-	wp_col(&row, "wal_bytes", INT8OID, Int64GetDatum(r->wal_bytes), false);
-	wp_col(&row, "wal_records", INT8OID, Int64GetDatum(r->wal_records), false);
-	wp_col(&row, "wal_fpi", INT8OID, Int64GetDatum(r->wal_fpi), false);
-	wp_col_fig(&row, "fpi_pct", r->wal_records > 0 ? 100.0 * r->wal_fpi / r->wal_records : -1);
-	wp_col(&row, "wal_buffers_full", INT8OID, Int64GetDatum(r->wal_buffers_full), false);
-	wp_col(&row, "checkpoints_timed", INT8OID, Int64GetDatum(r->ckpt_timed), false);
-	wp_col(&row, "checkpoints_requested", INT8OID, Int64GetDatum(r->ckpt_requested), false);
+	wp_col(&row, "wal_bytes", INT8OID, Int64GetDatum(r->wal_bytes), r->wal_reset);
+	wp_col(&row, "wal_records", INT8OID, Int64GetDatum(r->wal_records), r->wal_reset);
+	wp_col(&row, "wal_fpi", INT8OID, Int64GetDatum(r->wal_fpi), r->wal_reset);
+	wp_col_fig(&row, "fpi_pct", r->wal_records > 0 && !r->wal_reset ? 100.0 * r->wal_fpi / r->wal_records : -1);
+	wp_col(&row, "wal_buffers_full", INT8OID, Int64GetDatum(r->wal_buffers_full), r->wal_reset);
+	wp_col(&row, "checkpoints_timed", INT8OID, Int64GetDatum(r->ckpt_timed), r->ckpt_reset);
+	wp_col(&row, "checkpoints_requested", INT8OID, Int64GetDatum(r->ckpt_requested), r->ckpt_reset);
 	wp_col(&row, "server_seconds", FLOAT8OID, Float8GetDatum(r->span_s), false);
 	wp_col(&row, "iops_cap", INT4OID, Int32GetDatum((int32) r->iops_cap), r->iops_cap <= 0);
 	wp_col_fig(&row, "read_iops", r->read_iops);
 	wp_col_fig(&row, "write_iops", r->write_iops);
-	wp_col(&row, "checkpoint_write_ms", FLOAT8OID, Float8GetDatum(r->ckpt_write_ms), false);
-	wp_col(&row, "checkpoint_sync_ms", FLOAT8OID, Float8GetDatum(r->ckpt_sync_ms), false);
+	wp_col(&row, "checkpoint_write_ms", FLOAT8OID, Float8GetDatum(r->ckpt_write_ms), r->ckpt_reset);
+	wp_col(&row, "checkpoint_sync_ms", FLOAT8OID, Float8GetDatum(r->ckpt_sync_ms), r->ckpt_reset);
 	wp_col(&row, "data_loss", TEXTOID,
 		   r->data_loss ? CStringGetTextDatum(r->data_loss) : (Datum) 0, r->data_loss == NULL);
-	wp_col(&row, "load_lost", TEXTOID,
-		   r->load_lost ? CStringGetTextDatum(r->load_lost) : (Datum) 0, r->load_lost == NULL);
+	wp_col(&row, "discarded", TEXTOID,
+		   r->discarded ? CStringGetTextDatum(r->discarded) : (Datum) 0, r->discarded == NULL);
 	wp_col(&row, "setup_s", FLOAT8OID, Float8GetDatum(r->setup_s), false);
 	wp_col_fig(&row, "client_cpu_s", r->client_cpu_s);
 	wp_col_fig(&row, "server_cpu_s", r->server_cpu_s);
@@ -344,8 +345,8 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 		wp_col_fig(&srow, "latency_p50_ms", s->latency_p50_ms);
 		wp_col_fig(&srow, "latency_p99_ms", s->latency_p99_ms);
 		wp_col(&srow, "commits", INT8OID, Int64GetDatum(s->commits), false);
-		wp_col(&srow, "wal_fsyncs", INT8OID, Int64GetDatum(s->wal_fsyncs), false);
-		wp_col(&srow, "wal_bytes", INT8OID, Int64GetDatum(s->wal_bytes), false);
+		wp_col(&srow, "wal_fsyncs", INT8OID, Int64GetDatum(s->wal_fsyncs), s->wal_fsyncs < 0);
+		wp_col(&srow, "wal_bytes", INT8OID, Int64GetDatum(s->wal_bytes), s->wal_bytes < 0);
 		wp_row_insert(&srow, "walpressure.step_samples", NULL);
 	}
 	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET steps_done = steps_done + 1 "

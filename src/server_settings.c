@@ -32,8 +32,9 @@
  *
  * What was written while fsync was off is not on disk, and turning fsync
  * back on does not flush it.  So before fsync goes off the sweep writes a
- * marker, walpressure.needs_sync; once fsync is on again everywhere, the
- * data directory is synced and the marker removed.  If
+ * marker, walpressure.needs_sync; once fsync is on again (a later step that
+ * turns it on, or the sweep's end), the data directory is synced and the
+ * marker removed.  If
  * the sweep ends while the server shuts down (the postmaster then ignores
  * reloads, so its shutdown checkpoint still runs without fsync), the marker
  * stays and the next start syncs (sync(2) of every file system).
@@ -337,6 +338,13 @@ wp_server_settings_apply(List *names, List *values)
 	CommitTransactionCommand();
 	wp_reload_and_check(names);
 	wp_check_source(names);
+
+	/*
+	 * fsync back on for a later step: what an earlier step wrote with fsync
+	 * off goes to disk now, before this step is measured as safe
+	 */
+	if (enableFsync)
+		wp_sync_if_needed();
 }
 
 /*

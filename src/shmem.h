@@ -61,7 +61,9 @@ typedef struct WpCounters
 	int64		wal_sync;
 	int64		wal_write_time_us;
 	int64		wal_sync_time_us;
+	TimestampTz wal_reset_at;	/* pg_stat_wal's last reset */
 	/* checkpointer */
+	TimestampTz ckpt_reset_at;	/* its statistics' last reset */
 	int64		ckpt_timed;
 	int64		ckpt_requested;
 	double		ckpt_write_ms;	/* of the checkpoints completed */

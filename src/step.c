@@ -7,10 +7,12 @@
  *	starts (engine) -> warm-up -> statistics flushed -> measured window, one
  *	sample a second -> the load stops -> counters read -> figures
  *
- * A load that ends before its time (pgbench killed, all its clients lost)
- * cuts the window short: what was measured is kept and the step is marked
- * (load_lost), so that it is not averaged as if it were clean.  One that
- * ends during the warm-up fails the sweep: nothing was measured.
+ * A load that ends before its time (pgbench killed, some of its clients
+ * lost) cuts the window short: what was measured is kept and the step is
+ * marked (discarded), so that it is not averaged as if it were clean.  One
+ * that ends during the warm-up fails the sweep: nothing was measured.  A
+ * window the server's statistics were reset in is marked too, and the
+ * figures taken from them are stored as NULL.
  *
  * The figures come from a pure function of the counters read at the
  * window's edges (wp_step_figures), so what a step reports is computed the
@@ -289,13 +291,21 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	wp_job_phase(WP_PHASE_STOPPING, step, repeat, value);
 	engine->stop(true);
 	if (engine->lost())
-		r->load_lost = pstrdup(engine->lost());
+		r->discarded = pstrdup(engine->lost());
 	pgstat_clear_snapshot();
 	wp_read_counters(&k->c1, &k->h1);
 	if (engine->resolve != NULL)
 		wp_step_resolve(engine, k, samples, marks, *nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
+	if (r->wal_reset || r->ckpt_reset)
+	{
+		const char *why = psprintf("the server's %s statistics were reset during the window (pg_stat_reset_shared): the figures taken from them are void",
+								   r->wal_reset && r->ckpt_reset ? "WAL and checkpointer" :
+								   r->wal_reset ? "WAL" : "checkpointer");
+
+		r->discarded = r->discarded ? psprintf("%s; %s", r->discarded, why) : pstrdup(why);
+	}
 	r->client_cpu_s = client_cpu0 >= 0 && client_cpu1 >= 0 ? client_cpu1 - client_cpu0 : -1;
 	r->server_cpu_s = server_cpu0 >= 0 && server_cpu1 >= 0 ? server_cpu1 - server_cpu0 : -1;
 	ok = true;

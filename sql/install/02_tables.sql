@@ -68,27 +68,27 @@ CREATE TABLE steps (
     latency_p99_ms float8,
     commits bigint NOT NULL,
     leaders bigint NOT NULL,
-    wal_fsyncs bigint NOT NULL,
+    wal_fsyncs bigint,
     commits_per_fsync float8,
-    wal_fsyncs_per_s float8 NOT NULL,
+    wal_fsyncs_per_s float8,
     fsync_avg_ms float8,
     fsync_p50_ms float8,
     fsync_p99_ms float8,
-    wal_bytes bigint NOT NULL,
-    wal_records bigint NOT NULL,
-    wal_fpi bigint NOT NULL,
+    wal_bytes bigint,
+    wal_records bigint,
+    wal_fpi bigint,
     fpi_pct float8,
-    wal_buffers_full bigint NOT NULL,
-    checkpoints_timed bigint NOT NULL,
-    checkpoints_requested bigint NOT NULL,
+    wal_buffers_full bigint,
+    checkpoints_timed bigint,
+    checkpoints_requested bigint,
     server_seconds float8 NOT NULL,
     iops_cap int,
     read_iops float8,
     write_iops float8,
-    checkpoint_write_ms float8 NOT NULL,
-    checkpoint_sync_ms float8 NOT NULL,
+    checkpoint_write_ms float8,
+    checkpoint_sync_ms float8,
     data_loss text,
-    load_lost text,
+    discarded text,
     setup_s float8,
     client_cpu_s float8,
     server_cpu_s float8,
@@ -110,8 +110,8 @@ COMMENT ON COLUMN steps.checkpoint_sync_ms IS
 'time the checkpoints completed in the window spent in fsync (pg_stat_bgwriter.checkpoint_sync_time)';
 COMMENT ON COLUMN steps.data_loss IS
 'the step''s settings that can lose data in a crash: fsync=off, full_page_writes=off (corruption), synchronous_commit=off (the last commits); NULL: none';
-COMMENT ON COLUMN steps.load_lost IS
-'why the step''s load was not clean (pgbench lost clients, ended early or was killed), in pgbench''s own words; such a step keeps what it measured but is left out of results, best, report and plot; NULL: clean';
+COMMENT ON COLUMN steps.discarded IS
+'why the step is left out of results, best, report and plot: pgbench lost clients, ended early or was killed (in pgbench''s own words), or the server''s statistics were reset during the window (the figures taken from them are then NULL); what else it measured is kept; NULL: the step counts';
 COMMENT ON COLUMN steps.setup_s IS
 'seconds from the step''s start to its load''s start: the server-wide value put in effect, the step''s CHECKPOINT, the cap';
 COMMENT ON COLUMN steps.client_cpu_s IS
@@ -133,8 +133,8 @@ CREATE TABLE step_samples (
     latency_p50_ms float8,
     latency_p99_ms float8,
     commits bigint NOT NULL,
-    wal_fsyncs bigint NOT NULL,
-    wal_bytes bigint NOT NULL,
+    wal_fsyncs bigint,
+    wal_bytes bigint,
     PRIMARY KEY (sweep_id, step, second),
     FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
 );

@@ -54,12 +54,12 @@ WITH seconds AS (
            avg(st.read_iops) AS read_iops
     FROM steps st
     LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
-    WHERE st.load_lost IS NULL      -- a step whose load was not clean is not averaged
+    WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
     GROUP BY st.sweep_id, st.value_pos, st.value
 ), lost AS (
-    SELECT sweep_id, value_pos, count(*) AS steps_lost
+    SELECT sweep_id, value_pos, count(*) AS steps_discarded
     FROM steps
-    WHERE load_lost IS NOT NULL
+    WHERE discarded IS NOT NULL
     GROUP BY sweep_id, value_pos
 ), stats AS (
     -- the sample behind each interval: the repeats' means when there are
@@ -122,7 +122,7 @@ SELECT s.sweep_id,
        END AS verdict,
        v.ci_basis,
        v.data_loss,
-       coalesce(l.steps_lost, 0) AS steps_lost
+       coalesce(l.steps_discarded, 0) AS steps_discarded
 FROM ci v
 JOIN sweeps s USING (sweep_id)
 -- the baseline: the first value with a clean step
@@ -132,4 +132,4 @@ LEFT JOIN lost l ON l.sweep_id = v.sweep_id AND l.value_pos = v.value_pos
 ORDER BY s.sweep_id, v.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals); steps whose load was not clean (steps.load_lost) are left out and counted in steps_lost';
+'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals); steps whose load was not clean (steps.discarded) are left out and counted in steps_discarded';

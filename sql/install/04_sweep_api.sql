@@ -91,6 +91,13 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'wp_data_loss_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
+-- An integer setting's value as the GUC machinery reads it ('1.5', '1e1',
+-- '0x5' are 2, 10, 5), NULL when it is not one: for the views.
+CREATE FUNCTION _int_setting(value text)
+RETURNS int
+AS 'MODULE_PATHNAME', 'wp_int_setting_sql'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
 -- Every argument is checked in C, as the caller, before anything starts;
 -- the checked request goes to the coordinator as it is.
 CREATE FUNCTION run_sweep(

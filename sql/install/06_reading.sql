@@ -26,8 +26,8 @@ WITH pick AS (
            sum(st.retries) AS retries,
            string_agg(DISTINCT st.value || ': ' || st.data_loss, '; ') FILTER (
                WHERE st.data_loss IS NOT NULL) AS data_loss,
-           count(*) FILTER (WHERE st.load_lost IS NOT NULL) AS steps_lost,
-           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.load_lost IS NOT NULL) AS lost_values
+           count(*) FILTER (WHERE st.discarded IS NOT NULL) AS steps_discarded,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.discarded IS NOT NULL) AS discarded_values
     FROM steps st
     GROUP BY st.sweep_id
 ), diag AS (
@@ -37,13 +37,13 @@ WITH pick AS (
                    format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
                           coalesce(': ' || s.error, '')) END,
                CASE WHEN (s.setting = 'commit_delay' OR s.settings ? 'commit_delay')
-                         AND p.max_clients - 1 < coalesce((s.settings->>'commit_siblings')::int,
-                                                          (s.server_settings->>'commit_siblings')::int, 5)
+                         AND p.max_clients - 1 < coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                                          walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)
                    THEN format('commit_delay is inert: with %s clients at most %s other transactions are active, '
                                'fewer than commit_siblings = %s, so no commit ever waits (lower commit_siblings or add clients)',
                                p.max_clients, p.max_clients - 1,
-                               coalesce((s.settings->>'commit_siblings')::int,
-                                        (s.server_settings->>'commit_siblings')::int, 5)) END,
+                               coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                        walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)) END,
                CASE WHEN p.at_cap IS NOT NULL THEN
                    format('the disk cap was saturated at %s: throughput there is bound by write IOPS', p.at_cap) END,
                CASE WHEN p.below_cap IS NOT NULL THEN
@@ -56,9 +56,9 @@ WITH pick AS (
                           p.wal_buffers_full, p.wal_buffers_values) END,
                CASE WHEN p.retries > 0 THEN
                    format('%s transactions failed with a serialization failure or deadlock and were not retried', p.retries) END,
-               CASE WHEN p.steps_lost > 0 THEN
-                   format('%s step(s) lost clients or their load ended early (at %s) and are left out of the figures: see steps.load_lost',
-                          p.steps_lost, p.lost_values) END,
+               CASE WHEN p.steps_discarded > 0 THEN
+                   format('%s step(s) are left out of the figures (at %s): pgbench lost clients or ended early, or the server''s statistics were reset; see steps.discarded',
+                          p.steps_discarded, p.discarded_values) END,
                CASE WHEN p.data_loss IS NOT NULL THEN
                    format('a crash can lose data with %s', p.data_loss) END,
                CASE WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id

@@ -36,7 +36,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'run_sweep', 'cancel_sweep', 'init_pgbench', 'prewarm', 'sweepable_settings',
     'sweepable_load', 'progress_row',
     'set_iops_cap', 'clear_iops_cap', 'iops_cap_state', 'probe_fsync',
-    'sweepable_server_settings', '_data_loss', '_t975', 'report', 'plot', '_xml_text',
+    'sweepable_server_settings', '_data_loss', '_int_setting', '_t975', 'report', 'plot', '_xml_text',
     '_nice_ceiling']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 

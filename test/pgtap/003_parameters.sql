@@ -1,6 +1,6 @@
 -- The configuration parameters and their guards.
 BEGIN;
-SELECT plan(17);
+SELECT plan(21);
 
 SELECT is((SELECT context FROM pg_settings WHERE name = 'walpressure.sample_interval'),
           'sighup', 'sample_interval is reloadable');
@@ -39,6 +39,10 @@ SELECT is(walpressure._data_loss('full_page_writes', 'false'), 'full_page_writes
 SELECT is(walpressure._data_loss('synchronous_commit', 'off'), 'synchronous_commit=off', 'synchronous_commit off is labelled');
 SELECT is(walpressure._data_loss('synchronous_commit', 'local'), NULL, 'synchronous_commit local loses nothing a crash can take');
 SELECT is(walpressure._data_loss('fsync', 'on'), NULL, 'fsync on is safe');
+SELECT is(walpressure._int_setting('1.5'), 2, 'an integer setting read as the GUC machinery does: 1.5 is 2');
+SELECT is(walpressure._int_setting('1e1'), 10, '1e1 is 10');
+SELECT is(walpressure._int_setting('0x5'), 5, '0x5 is 5');
+SELECT is(walpressure._int_setting('five'), NULL, 'not an integer: NULL, not an error');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -32,7 +32,7 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'read_iops', 'fsync_avg_ms', 'wal_mb', 'fpi_pct', 'wal_buffers_full',
     'checkpoints_timed', 'checkpoints_requested', 'checkpoint_write_s',
     'checkpoint_sync_s', 'retries', 'speedup', 'speedup_ci_low', 'speedup_ci_high',
-    'verdict', 'ci_basis', 'data_loss', 'steps_lost']);
+    'verdict', 'ci_basis', 'data_loss', 'steps_discarded']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
@@ -43,7 +43,7 @@ SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
 FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss',
-                   'wal_lsn_start', 'wal_lsn_end', 'load_lost', 'setup_s', 'client_cpu_s', 'server_cpu_s']) AS c;
+                   'wal_lsn_start', 'wal_lsn_end', 'discarded', 'setup_s', 'client_cpu_s', 'server_cpu_s']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
                    'engine', 'script']) AS c;

@@ -145,6 +145,26 @@ close $fh;
 $node->reload;
 unchanged('the reference file back');
 
+# --- fsync off, then back on in a later step: the data directory is synced
+# before that step runs, not only when the sweep ends, so its label holds
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('fsync', ARRAY['off', 'on'], engine => 'backend', clients => 1,
+                             duration => '3 s', warmup => '0 s', prewarm => false, wait => false,
+                             accept_data_loss => true)});
+$node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress})
+  or die;
+ok(-e "$pgdata/walpressure.needs_sync", 'during the fsync = off step a data directory sync is pending');
+$node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress})
+  or die;
+ok(!-e "$pgdata/walpressure.needs_sync", 'once a later step turned fsync back on, the data directory was synced');
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ':' || coalesce(data_loss, 'safe'), ' ' ORDER BY step)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	'off:fsync=off on:safe', 'only the fsync = off step is labelled as risking data');
+unchanged('after an fsync off-then-on sweep');
+
 # --- kill -9 during an acknowledged fsync=off step: restored at restart
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('fsync', ARRAY['off'], engine => 'backend', clients => 2, duration => '60 s',

@@ -204,25 +204,25 @@ $node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressu
 	or die;
 is($node->safe_psql('postgres', qq{SELECT status FROM walpressure.sweeps WHERE sweep_id = $id}),
 	'done', 'the sweep goes on after a step whose pgbench died');
-like($node->safe_psql('postgres', qq{SELECT load_lost FROM walpressure.steps WHERE sweep_id = $id AND step = 1}),
+like($node->safe_psql('postgres', qq{SELECT discarded FROM walpressure.steps WHERE sweep_id = $id AND step = 1}),
 	qr/^pgbench ended before the step did \(signal 9\)/, 'that step is marked with why');
 is($node->safe_psql('postgres', qq{
 SELECT (SELECT seconds < 3.5 FROM walpressure.steps WHERE sweep_id = $id AND step = 1)
-       || ' ' || (SELECT load_lost IS NULL FROM walpressure.steps WHERE sweep_id = $id AND step = 2)}),
+       || ' ' || (SELECT discarded IS NULL FROM walpressure.steps WHERE sweep_id = $id AND step = 2)}),
 	'true true', 'its window was cut short; the next step ran clean');
 is($node->safe_psql('postgres', qq{
-SELECT string_agg(value || ':' || repeats || ':' || steps_lost, ' ' ORDER BY value_pos)
+SELECT string_agg(value || ':' || repeats || ':' || steps_discarded, ' ' ORDER BY value_pos)
 FROM walpressure.results WHERE sweep_id = $id}),
 	'6:1:0', 'results leave the marked step out') ;
 like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
-	qr/1 step\(s\) lost clients or their load ended early \(at 5\)/, 'best says so');
+	qr/1 step\(s\) are left out of the figures \(at 5\)/, 'best says so');
 
 # pgbench losing one of its clients: the others run on, the step is marked
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '2 s',
                              warmup => '0 s', engine => 'pgbench', prewarm => false,
                              script => 'SELECT CASE WHEN :client_id = 1 AND random() < 0.01 THEN 1 / 0 ELSE 1 END;')});
-like($node->safe_psql('postgres', qq{SELECT load_lost FROM walpressure.steps WHERE sweep_id = $id}),
+like($node->safe_psql('postgres', qq{SELECT discarded FROM walpressure.steps WHERE sweep_id = $id}),
 	qr/^pgbench lost clients during the step \(exit status 2\), 1 of 2 clients aborted: .*division by zero/s,
 	'a step where pgbench lost a client is marked, with pgbench\'s words');
 is($node->safe_psql('postgres', qq{SELECT status || ' ' || (transactions > 0) FROM walpressure.sweeps JOIN walpressure.steps USING (sweep_id) WHERE sweep_id = $id}),

@@ -1,0 +1,192 @@
+# Faults staged while a sweep runs: each is detected and said, nothing is
+# stored as a figure that is not one, and the next sweep works.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('adversity');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure'
+max_worker_processes = 16
+fsync = on
+restart_after_crash = on
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+
+my $pgdata = $node->data_dir;
+use IPC::Run;
+use Time::HiRes qw(usleep);
+
+# a short sweep works: what every fault below must leave true
+sub sweep_works
+{
+	my ($what) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
+                             warmup => '0 s', prewarm => false)});
+	is($ret, 0, "$what: the next sweep works") or diag($err);
+}
+
+# nothing of a sweep left: no coordinator, no pgbench connection, no state file, no cap
+sub nothing_left
+{
+	my ($what) = @_;
+	$node->poll_query_until('postgres', q{
+SELECT count(*) = 0 FROM pg_stat_activity
+WHERE backend_type IN ('walpressure coordinator', 'walpressure client', 'walpressure recovery')
+   OR application_name = 'walpressure pgbench'}) or diag("$what: processes left");
+	is($node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_stat_activity
+WHERE backend_type IN ('walpressure coordinator', 'walpressure client')
+   OR application_name = 'walpressure pgbench'}) . ' ' . (-e "$pgdata/walpressure.sweep" ? 'state' : 'nostate'),
+		'0 nostate', "$what: no process, no state file left");
+}
+
+# --- the state file at start: corrupt, or naming a database that is gone
+$node->stop;
+open(my $fh, '>', "$pgdata/walpressure.sweep") or die;
+print $fh "\x00garbage\n";
+close $fh;
+$node->start;
+sweep_works('a corrupt state file at start');
+$node->stop;
+open($fh, '>', "$pgdata/walpressure.sweep") or die;
+print $fh "424242 4294967000\n";
+close $fh;
+$node->start;
+my $gone = 0;
+for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
+ok($gone, 'a state file naming a database that is gone: the recovery worker fails, the file goes anyway');
+sweep_works('after a failed recovery');
+my $checkpointer = $node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'});
+
+# --- cancel_sweep from another database, and with ids that are not it
+$node->safe_psql('postgres', 'CREATE DATABASE other');
+$node->safe_psql('other', 'CREATE EXTENSION walpressure CASCADE');
+my $id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '30 s',
+                             warmup => '0 s', prewarm => false, wait => false)});
+for my $bad ($id, 0, -1)
+{
+	my ($ret, $out, $err) = $node->psql('other', "SELECT walpressure.cancel_sweep($bad)",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/ERROR:  55000: sweep -?\d+ is not running/, "cancel_sweep($bad) from another database: 55000, not running");
+}
+my ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.cancel_sweep(0)');
+like($err, qr/sweep 0 is not running/, 'cancel_sweep(0) stops nothing');
+is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"), 'running',
+	'the sweep runs on');
+
+# --- a second launch while one runs: refused, the first runs on
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s', prewarm => false)},
+	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  55006: sweep $id is running; walpressure runs one sweep at a time/,
+	'a second launch: 55006, naming the sweep that runs');
+
+# --- pg_terminate_backend on one of pgbench's connections: the step is discarded
+$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'walpressure pgbench'})
+  or die;
+$node->safe_psql('postgres', q{SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'walpressure pgbench'});
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
+like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/^failed: pgbench lost all its clients/, 'its only client terminated: the sweep fails, saying so');
+nothing_left('pgbench\'s connection terminated');
+
+# --- pg_cancel_backend on the coordinator
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 2, duration => '30 s',
+                             warmup => '0 s', prewarm => false, wait => false)});
+$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+$node->safe_psql('postgres', q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE backend_type = 'walpressure coordinator'});
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
+like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/^(failed|cancelled): .*cancel/, 'pg_cancel_backend on the coordinator ends the sweep, saying so');
+nothing_left('the coordinator cancelled');
+sweep_works('after the coordinator was cancelled');
+
+# --- statement_timeout on the caller: the sweep is cancelled with the statement
+($ret, $out, $err) = $node->psql('postgres', q{
+SET statement_timeout = '2s';
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '30 s',
+                             warmup => '0 s', prewarm => false, label => 'timeout')});
+like($err, qr/canceling statement due to statement timeout/, 'statement_timeout cancels run_sweep');
+is($node->safe_psql('postgres', q{SELECT status FROM walpressure.sweeps WHERE label = 'timeout'}), 'cancelled',
+	'and its sweep');
+nothing_left('statement_timeout');
+
+# --- two sessions launching at once: one runs, the other is refused
+my @h;
+my @err = ('', '');
+for my $i (0, 1)
+{
+	push @h, IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+		  qq{SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '2 s',
+		                                   warmup => '0 s', prewarm => false, label => 'race $i')} ],
+		'>', \my $o, '2>', \$err[$i]);
+}
+$_->finish for @h;
+is(scalar(grep { /is running/ } @err) . ' '
+   . $node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.sweeps WHERE label LIKE 'race %' AND status = 'done'}),
+	'1 1', 'two launches at once: one sweep runs to its end, the other is refused');
+nothing_left('two launches at once');
+
+is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'}),
+	$checkpointer, 'none of these faults crash-restarted the server (the checkpointer kept its pid)');
+
+# pg_stat_reset_shared during a window: the step is discarded with why, the
+# figures from the reset statistics are NULL, never negative
+for my $target ('wal', 'bgwriter')
+{
+	my $id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 2, duration => '3 s',
+                             warmup => '0 s', prewarm => false, wait => false)});
+	$node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' AND phase_seconds >= 1
+                                       FROM walpressure.progress}) or die;
+	$node->safe_psql('postgres', "SELECT pg_stat_reset_shared('$target')");
+	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+	  or die;
+	my $what = $target eq 'wal' ? 'WAL' : 'checkpointer';
+	like($node->safe_psql('postgres', "SELECT discarded FROM walpressure.steps WHERE sweep_id = $id AND step = 1"),
+		qr/^the server's $what statistics were reset during the window/,
+		"pg_stat_reset_shared('$target') in a window: the step is discarded, saying why");
+	my $cols = $target eq 'wal'
+	  ? 'wal_bytes, wal_records, wal_fsyncs, commits_per_fsync'
+	  : 'checkpoints_timed, checkpoints_requested, checkpoint_write_ms';
+	is($node->safe_psql('postgres', qq{
+SELECT num_nonnulls($cols) = 0
+FROM walpressure.steps WHERE sweep_id = $id AND step = 1}),
+		't', "its $what figures are NULL, not negative or made up");
+	is($node->safe_psql('postgres', qq{
+SELECT status || ' ' || (SELECT discarded IS NULL FROM walpressure.steps WHERE sweep_id = $id AND step = 2)
+       || ' ' || (SELECT string_agg(value || ':' || steps_discarded, ' ' ORDER BY value_pos)
+                  FROM walpressure.results WHERE sweep_id = $id)
+FROM walpressure.sweeps WHERE sweep_id = $id}),
+		'done true 10:0', 'the sweep goes on; results leave the discarded step out');
+}
+
+# the README's grant list, as written, lets a role run a sweep with the
+# default arguments (engine pgbench, prewarm)
+my $readme = slurp_file("$ENV{TESTDIR}/README.md");
+my ($grants) = $readme =~ /To let a role other than a superuser run sweeps.*?```sql\n(.*?)```/s;
+ok(defined $grants && $grants =~ /GRANT/, 'the README has a grant list');
+$grants =~ s/\bTO r;/TO regress_grantee;/g;
+$node->safe_psql('postgres', "CREATE ROLE regress_grantee LOGIN;\n$grants");
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s', warmup => '0 s')},
+	extra_params => [ '-U', 'regress_grantee' ]);
+is($ret, 0, 'a role with exactly the README\'s grants runs a default sweep') or diag($err);
+is($node->safe_psql('postgres', qq{SELECT engine || ' ' || status || ' ' || run_by || ' ' || prewarm
+                                   FROM walpressure.sweeps WHERE sweep_id = '$out'}),
+	'pgbench done regress_grantee true', 'its sweep ran pgbench, prewarmed, and is done');
+
+is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'}),
+	$checkpointer, 'no crash-restart (the checkpointer kept its pid)');
+done_testing();
