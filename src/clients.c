@@ -82,6 +82,23 @@ wp_backend_start(const WpLoadSpec *spec, double run_s)
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("%d clients: walpressure has slots for 1 to %d (max_worker_processes)",
 						n, wp_clients->nslots)));
+	/*
+	 * A client that did not stop when told to (wp_backend_stop gives up on
+	 * it after a while) may still write to its slot: no slot is reused
+	 * while one runs.
+	 */
+	{
+		pid_t		stuck = wp_worker_running("walpressure client");
+
+		if (stuck != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("a walpressure client worker of an earlier step (pid %d) has not stopped",
+							(int) stuck),
+					 errdetail("It would share the counters of this step's clients."),
+					 errhint("See why it does not stop (SELECT * FROM pg_stat_activity WHERE pid = %d), or end it with pg_terminate_backend.",
+							 (int) stuck)));
+	}
 	memcpy(&wp_clients->spec, spec, sizeof(WpLoadSpec));
 	for (int i = 0; i < n; i++)
 		wp_slot_init(&wp_clients->slot[i], pg_atomic_read_u32(&wp_clients->flush_gen));

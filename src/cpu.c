@@ -89,21 +89,37 @@ wp_server_cpu_s(void)
 	DIR		   *d;
 	struct dirent *e;
 
-	if (!wp_read_stat(PostmasterPid, &ppid, &own, &children))
-		return -1;
-	total = own + children;
-	if ((d = opendir("/proc")) == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL)
+	/*
+	 * A child reaped between the postmaster's reading and the scan would be
+	 * in neither: read the postmaster again after the scan, and scan again
+	 * when its reaped children's time moved meanwhile.
+	 */
+	for (int attempt = 0; attempt < 5; attempt++)
 	{
-		char	   *end;
-		long		pid = strtol(e->d_name, &end, 10);
+		double		before;
+		double		after;
+		double		pm_own;
 
-		if (*end != '\0' || pid <= 0)
-			continue;
-		if (wp_read_stat((pid_t) pid, &ppid, &own, &children) && ppid == PostmasterPid)
-			total += own;
+		if (!wp_read_stat(PostmasterPid, &ppid, &pm_own, &before))
+			return -1;
+		total = 0;
+		if ((d = opendir("/proc")) == NULL)
+			return -1;
+		while ((e = readdir(d)) != NULL)
+		{
+			char	   *end;
+			long		pid = strtol(e->d_name, &end, 10);
+
+			if (*end != '\0' || pid <= 0)
+				continue;
+			if (wp_read_stat((pid_t) pid, &ppid, &own, &children) && ppid == PostmasterPid)
+				total += own;
+		}
+		closedir(d);
+		if (!wp_read_stat(PostmasterPid, &ppid, &own, &after))
+			return -1;
+		if (after == before)
+			return total + own + after;
 	}
-	closedir(d);
-	return total;
+	return -1;					/* children ending too fast to tell */
 }

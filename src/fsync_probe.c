@@ -18,7 +18,9 @@
  */
 #include "postgres.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -31,6 +33,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "fsync_probe.h"
 #include "shmem.h"
 
 PG_FUNCTION_INFO_V1(wp_probe_fsync);
@@ -43,6 +46,42 @@ wp_round(double v, double unit)
 }
 
 #define WP_PROBE_FILE_SIZE	(16 * 1024 * 1024)
+#define WP_PROBE_PREFIX		"walpressure_fsync_probe."
+
+/*
+ * The probe files of processes that no longer exist (a backend killed in
+ * the middle of probe_fsync, a crash): 16 MB each in pg_wal.  The sampler
+ * calls this at its start, after every crash-restart; probe_fsync before
+ * each probe.
+ */
+void
+wp_fsync_probe_remove_stale(void)
+{
+	DIR		   *d = AllocateDir("pg_wal");
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = ReadDir(d, "pg_wal")) != NULL)
+	{
+		long		pid;
+		char	   *end;
+
+		if (strncmp(e->d_name, WP_PROBE_PREFIX, strlen(WP_PROBE_PREFIX)) != 0)
+			continue;
+		pid = strtol(e->d_name + strlen(WP_PROBE_PREFIX), &end, 10);
+		if (*end != '\0' || pid <= 0 || (kill((pid_t) pid, 0) != 0 && errno == ESRCH))
+		{
+			char		path[MAXPGPATH];
+
+			snprintf(path, sizeof(path), "pg_wal/%s", e->d_name);
+			if (unlink(path) == 0)
+				ereport(LOG,
+						(errmsg("walpressure: removed \"%s\", left by a probe_fsync that did not finish", path)));
+		}
+	}
+	FreeDir(d);
+}
 
 /*
  * Write the whole file once and sync it, so the loop rewrites allocated
@@ -88,7 +127,9 @@ wp_probe_fsync(PG_FUNCTION_ARGS)
 	bool		nulls[7] = {0};
 
 	wp_require_preload();
-	duration_us = duration->time + (duration->day + (int64) duration->month * DAYS_PER_MONTH) * USECS_PER_DAY;
+	/* months and days first: a huge count of them must not overflow */
+	duration_us = duration->month != 0 || duration->day < 0 || duration->day > 1 ? -1 :
+		duration->time + duration->day * USECS_PER_DAY;
 	if (duration_us <= 0 || duration_us > 3600 * USECS_PER_SEC)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -100,7 +141,8 @@ wp_probe_fsync(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
-	path = psprintf("%s/pg_wal/walpressure_fsync_probe.%d", DataDir, MyProcPid);
+	wp_fsync_probe_remove_stale();
+	path = psprintf("%s/pg_wal/" WP_PROBE_PREFIX "%d", DataDir, MyProcPid);
 	fd = OpenTransientFile(path, O_RDWR | O_CREAT | O_TRUNC | PG_BINARY);
 	if (fd < 0)
 		ereport(ERROR,

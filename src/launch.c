@@ -134,11 +134,13 @@ wp_job_wait_gone(const WpOutcome *o)
 {
 	for (int waited = 0; o->pid > 0 && waited < WP_GONE_WAIT_MS; waited += 10)
 	{
-		if (kill(o->pid, 0) != 0 && errno == ESRCH)
+		/* ESRCH: gone; EPERM: the pid is another user's process now */
+		if (kill(o->pid, 0) != 0 && (errno == ESRCH || errno == EPERM))
 			return;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 10, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
 	}
 }
 

@@ -37,6 +37,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +47,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "postmaster/postmaster.h"
+#include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "catalog/pg_authid.h"
@@ -62,9 +64,13 @@
 #include "worker.h"
 
 #define WP_PGBENCH_DIR_PREFIX	"walpressure-pgbench."
+#define WP_PGBENCH_APPNAME		"walpressure pgbench"
 #define WP_PGBENCH_END_WAIT_S	15	/* and may take this long to end */
 #define WP_PREFLIGHT_WAIT_MS	30000
 #define WP_SECOND_HISTS			3600	/* seconds with their own percentiles */
+#define WP_PGBENCH_EARLY_MS		500 /* an end this early is not -T's */
+#define WP_TMP_MIN_FREE_MB		256 /* free space kept on the logs' tmpfs */
+#define WP_BACKENDS_EXIT_MS		5000	/* pgbench's backends may take this to go */
 
 /* The pgbench of this step. */
 static pid_t wp_pid = 0;			/* its process (and group), 0: none */
@@ -74,6 +80,7 @@ static TimestampTz wp_planned_end = 0;	/* when its -T runs out */
 static char wp_dir[MAXPGPATH] = "";		/* its private directory */
 static bool wp_exit_hook = false;
 static int	wp_clients_n = 0;		/* its clients */
+static double wp_final_cpu = -1;	/* its CPU seconds, once reaped */
 static char wp_lost_note[1024] = "";	/* why it was not clean, "": it was */
 
 /* ---------- where and how ---------- */
@@ -110,6 +117,20 @@ wp_tmp_root(void)
 	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
 		return "/dev/shm";
 	return P_tmpdir;
+}
+
+/*
+ * Is the file system of pgbench's logs nearly full?  On tmpfs they are
+ * memory, which the server's shared memory (/dev/shm) needs too.
+ */
+static bool
+wp_tmp_low(void)
+{
+	struct statvfs st;
+
+	if (statvfs(wp_tmp_root(), &st) != 0)
+		return false;
+	return (double) st.f_bavail * st.f_frsize < WP_TMP_MIN_FREE_MB * 1024.0 * 1024.0;
 }
 
 /* PGOPTIONS' escaping: a backslash before each space and backslash. */
@@ -231,7 +252,7 @@ wp_environment(const char *options)
 		envp[k++] = *e;
 	}
 	envp[k++] = psprintf("PGOPTIONS=%s", options);
-	envp[k++] = "PGAPPNAME=walpressure pgbench";
+	envp[k++] = "PGAPPNAME=" WP_PGBENCH_APPNAME;
 	envp[k++] = "PGCONNECT_TIMEOUT=10";
 	envp[k] = NULL;
 	return envp;
@@ -380,30 +401,9 @@ wp_pgbench_start(const WpLoadSpec *spec, double run_s)
 	wp_ended = false;
 	wp_status = 0;
 	wp_clients_n = spec->clients;
+	wp_final_cpu = -1;
 	wp_lost_note[0] = '\0';
 	wp_planned_end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), seconds * 1000);
-}
-
-/*
- * The last lines of pgbench's output that report an error, at most `max`
- * bytes of them; the output's end when none does.
- */
-static char *
-wp_error_lines(char *out, Size max)
-{
-	StringInfoData lines;
-	char	   *tail;
-
-	initStringInfo(&lines);
-	for (char *line = strtok(pstrdup(out), "\n"); line; line = strtok(NULL, "\n"))
-		if (strstr(line, "error") || strstr(line, "aborted"))
-			appendStringInfo(&lines, "%s%s", lines.len > 0 ? "\n" : "", line);
-	if (lines.len == 0)
-		appendStringInfoString(&lines, out);
-	if ((Size) lines.len <= max)
-		return lines.data;
-	tail = strchr(lines.data + lines.len - max, '\n');
-	return tail ? tail + 1 : lines.data + lines.len - max;
 }
 
 /*
@@ -414,38 +414,60 @@ wp_error_lines(char *out, Size max)
 static void
 wp_pgbench_note(const char *what)
 {
-	char	   *err = wp_file_tail(psprintf("%s/stderr", wp_dir), (Size) 1 << 20);
+	FILE	   *f = AllocateFile(psprintf("%s/stderr", wp_dir), "r");
+	uint8	   *seen = palloc0(wp_clients_n / 8 + 1);
 	int			aborted = 0;
+	char		line[1024];
+	char	   *tail[8] = {0};	/* its last lines that report an error */
+	int			ntail = 0;
 	StringInfoData note;
 
 	/* pgbench: "client N aborted while ...", "client N script M aborted ..." */
-	for (char *p = err; (p = strstr(p, "client ")) != NULL;)
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
 	{
-		p += strlen("client ");
-		if (isdigit((unsigned char) *p))
+		char	   *p = strstr(line, "client ");
+
+		if (strstr(line, "error") || strstr(line, "aborted"))
 		{
-			while (isdigit((unsigned char) *p))
-				p++;
-			/* 15 and later: "client N script M aborted in command ..." */
-			if (strncmp(p, " script ", strlen(" script ")) == 0)
+			if (tail[ntail % lengthof(tail)] != NULL)
+				pfree(tail[ntail % lengthof(tail)]);
+			tail[ntail++ % lengthof(tail)] = pstrdup(line);
+		}
+		if (p == NULL || !isdigit((unsigned char) p[7]))
+			continue;
+		{
+			long		id = strtol(p + 7, &p, 10);
+
+			if (strncmp(p, " script ", 8) == 0)
+				(void) strtol(p + 8, &p, 10);
+			/* each client once, whatever else the line echoes */
+			if (strncmp(p, " aborted", 8) == 0 && id >= 0 && id < wp_clients_n &&
+				!(seen[id / 8] & (1 << (id % 8))))
 			{
-				p += strlen(" script ");
-				while (isdigit((unsigned char) *p))
-					p++;
-			}
-			if (strncmp(p, " aborted", strlen(" aborted")) == 0)
+				seen[id / 8] |= 1 << (id % 8);
 				aborted++;
+			}
 		}
 	}
+	if (f != NULL)
+		FreeFile(f);
+
 	initStringInfo(&note);
 	appendStringInfo(&note, "pgbench %s (%s %d)", what,
 					 WIFEXITED(wp_status) ? "exit status" : "signal",
 					 WIFEXITED(wp_status) ? WEXITSTATUS(wp_status) : WTERMSIG(wp_status));
 	if (aborted > 0)
-		appendStringInfo(&note, ", %d of %d clients aborted", Min(aborted, wp_clients_n), wp_clients_n);
-	if (err[0])
-		appendStringInfo(&note, ": %s", wp_error_lines(err, 400));
+		appendStringInfo(&note, ", %d of %d clients aborted", aborted, wp_clients_n);
+	for (int k = Max(0, ntail - 3); k < ntail; k++)
+	{
+		char	   *l = tail[k % lengthof(tail)];
+
+		l[strcspn(l, "\n")] = '\0';
+		appendStringInfo(&note, "%s%s", k == Max(0, ntail - 3) ? ": " : "\n", l);
+	}
+	wp_make_valid(note.data);
 	strlcpy(wp_lost_note, note.data, sizeof(wp_lost_note));
+	wp_make_valid(wp_lost_note);	/* strlcpy may have cut a character */
 
 	/* no client ran on: the workload fails at this step, nothing to keep */
 	if (aborted >= wp_clients_n)
@@ -467,13 +489,24 @@ wp_pgbench_check(void)
 		return true;
 	if (wp_ended)
 		return wp_lost_note[0] == '\0';
-	if (wp_reap(wp_pid, &wp_status))
+	if (wp_reap_cpu(wp_pid, &wp_status, &wp_final_cpu))
 	{
 		wp_ended = true;
-		if (WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0)
-			return true;		/* its -T ran out with the window */
+		/* its -T ran out with the window (a few ms either side of it) */
+		if (WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0 &&
+			GetCurrentTimestamp() >= TimestampTzPlusMilliseconds(wp_planned_end, -WP_PGBENCH_EARLY_MS))
+			return true;
 		wp_pgbench_note(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
 						"lost clients during the step" : "ended before the step did");
+		return false;
+	}
+	/* its logs live in memory: never let them starve the server's */
+	if (wp_tmp_low())
+	{
+		wp_kill_group(wp_pid, &wp_status);
+		wp_ended = true;
+		wp_pgbench_note(psprintf("was stopped: its logs left less than %d MB free in %s",
+								 WP_TMP_MIN_FREE_MB, wp_tmp_root()));
 		return false;
 	}
 	return true;
@@ -508,7 +541,7 @@ wp_pgbench_stop(bool finish)
 		TimestampTz deadline = TimestampTzPlusMilliseconds(wp_planned_end,
 														   WP_PGBENCH_END_WAIT_S * 1000);
 
-		while (!(wp_ended = wp_reap(wp_pid, &wp_status)) &&
+		while (!(wp_ended = wp_reap_cpu(wp_pid, &wp_status, &wp_final_cpu)) &&
 			   GetCurrentTimestamp() < deadline)
 		{
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -526,6 +559,19 @@ wp_pgbench_stop(bool finish)
 				 !(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 0))
 			wp_pgbench_note(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
 							"lost clients during the step" : "failed");
+
+		/*
+		 * Its backends flush their statistics as they exit: the server's
+		 * figures are read after they have gone.
+		 */
+		for (int waited = 0; waited < WP_BACKENDS_EXIT_MS &&
+			 wp_backends_named(WP_PGBENCH_APPNAME) > 0; waited += 10)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 10, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
 		return;
 	}
 	if (!wp_ended)
@@ -543,11 +589,13 @@ wp_pgbench_lost(void)
 	return wp_lost_note[0] ? wp_lost_note : NULL;
 }
 
-/* pgbench's CPU seconds so far, all its threads; < 0 once it has ended. */
+/* pgbench's CPU seconds so far, all its threads (once reaped: its total). */
 static double
 wp_pgbench_cpu_s(void)
 {
-	return wp_pid > 0 && !wp_ended ? wp_process_cpu_s(wp_pid) : -1;
+	if (wp_pid <= 0)
+		return -1;
+	return wp_ended ? wp_final_cpu : wp_process_cpu_s(wp_pid);
 }
 
 /* A per-transaction log line's end time as a TimestampTz. */
@@ -758,6 +806,7 @@ wp_pgbench_preflight(const WpSweepRequest *req)
 			wp_kill_group(pid, &status);
 		CHECK_FOR_INTERRUPTS();
 		err = wp_file_tail(psprintf("%s/stderr", dir), 800);
+		wp_make_valid(err);
 		if (!ended)
 			ereport(ERROR,
 					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),

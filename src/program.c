@@ -19,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -146,13 +147,26 @@ wp_spawn(const char *const *argv, const char *const *envp, const char *dir)
 	return pid;
 }
 
-/* Reap the child if it ended; true once it has. */
+/*
+ * Reap the child if it ended; true once it has.  With cpu_s, the CPU
+ * seconds it spent, all its threads (set when it was reaped here).
+ */
+bool
+wp_reap_cpu(pid_t pid, int *status, double *cpu_s)
+{
+	struct rusage ru;
+	pid_t		r = wait4(pid, status, WNOHANG, &ru);
+
+	if (r == pid && cpu_s != NULL)
+		*cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	return r == pid || (r < 0 && errno == ECHILD);
+}
+
 bool
 wp_reap(pid_t pid, int *status)
 {
-	pid_t		r = waitpid(pid, status, WNOHANG);
-
-	return r == pid || (r < 0 && errno == ECHILD);
+	return wp_reap_cpu(pid, status, NULL);
 }
 
 /* Kill the group and wait for it; always returns with it gone. */

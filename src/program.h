@@ -13,6 +13,7 @@
 
 extern pid_t wp_spawn(const char *const *argv, const char *const *envp, const char *dir);
 extern bool wp_reap(pid_t pid, int *status);
+extern bool wp_reap_cpu(pid_t pid, int *status, double *cpu_s);
 extern void wp_kill_group(pid_t pid, int *status);
 extern void wp_write_file(const char *path, const char *text);
 extern char *wp_file_tail(const char *path, Size max);

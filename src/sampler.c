@@ -38,6 +38,7 @@
 #include "compat.h"
 #include "job.h"
 #include "recovery.h"
+#include "fsync_probe.h"
 #include "shmem.h"
 #include "walpressure.h"
 
@@ -209,6 +210,8 @@ wp_sampler_main(Datum main_arg)
 	/* a sweep the server stopped during is closed once recovery is over */
 	if (wp_job_idle())
 		wp_recovery_start();
+	/* and a probe_fsync killed with the server leaves no 16 MB file behind */
+	wp_fsync_probe_remove_stale();
 
 	now_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));
 	prev_hist = MemoryContextAllocZero(TopMemoryContext, sizeof(WpHistPair));

@@ -32,9 +32,9 @@
  *
  * What was written while fsync was off is not on disk, and turning fsync
  * back on does not flush it.  So before fsync goes off the sweep writes a
- * marker, walpressure.needs_sync; once fsync is on again (a later step that
- * turns it on, or the sweep's end), the data directory is synced and the
- * marker removed.  If
+ * marker, walpressure.needs_sync; when a later step turns fsync back on the
+ * data directory is synced, and once the sweep has ended (fsync on again
+ * everywhere) it is synced again and the marker removed.  If
  * the sweep ends while the server shuts down (the postmaster then ignores
  * reloads, so its shutdown checkpoint still runs without fsync), the marker
  * stays and the next start syncs (sync(2) of every file system).
@@ -294,6 +294,16 @@ wp_server_settings_begin(int64 sweep_id, List *managed)
 {
 	WpSettingsRecord old;
 
+	/* a damaged record of an earlier sweep: its copy is the file as it was */
+	if (wp_settings_record_unreadable())
+	{
+		const char *how = wp_settings_restore_unreadable();
+
+		wp_reload(ERROR);
+		ereport(WARNING,
+				(errmsg("walpressure: the record of an earlier sweep's server settings was unreadable"),
+				 errdetail("%s is %s.", PG_AUTOCONF_FILENAME, how)));
+	}
 	if (wp_settings_record_read(&old))
 	{
 		ListCell   *l;
@@ -344,7 +354,7 @@ wp_server_settings_apply(List *names, List *values)
 	 * off goes to disk now, before this step is measured as safe
 	 */
 	if (enableFsync)
-		wp_sync_if_needed();
+		wp_sync_now();
 }
 
 /*
@@ -363,11 +373,15 @@ wp_server_settings_end(int64 sweep_id, bool check_arg, const char *originals)
 
 	if (!wp_settings_record_read(&rec))
 	{
-		if (wp_settings_record_unreadable())
-			ereport(WARNING,
-					(errmsg("walpressure: \"%s\" is unreadable; the settings of sweep " INT64_FORMAT " were not restored",
-							"walpressure.settings", sweep_id)));
-		return NULL;
+		if (!wp_settings_record_unreadable())
+			return NULL;
+		/* damaged: the copy of the file as it was, whole */
+		how = wp_settings_restore_unreadable();
+		wp_reload(WARNING);
+		ereport(WARNING,
+				(errmsg("walpressure: the record of sweep " INT64_FORMAT "'s server settings was unreadable", sweep_id),
+				 errdetail("%s is %s.", PG_AUTOCONF_FILENAME, how)));
+		return how;
 	}
 	how = wp_restore_and_forget(&rec);
 

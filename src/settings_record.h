@@ -25,6 +25,8 @@ extern void wp_settings_record_write(int64 sweep_id, List *managed);
 extern bool wp_settings_record_read(WpSettingsRecord *rec);
 extern bool wp_settings_record_unreadable(void);
 extern void wp_settings_mark_needs_sync(void);
+extern const char *wp_settings_restore_unreadable(void);
+extern void wp_sync_now(void);
 extern const char *wp_restore_and_forget(const WpSettingsRecord *rec);
 extern void wp_sync_if_needed(void);
 extern void wp_server_settings_startup(void);

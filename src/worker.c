@@ -14,6 +14,7 @@
 
 #include "access/xact.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "mb/pg_wchar.h"
 #include "postmaster/bgworker.h"
 #include "utils/backend_status.h"
@@ -75,6 +76,79 @@ wp_free_worker_slots(void)
 			running++;
 	}
 	return Max(max_worker_processes - running, 0);
+}
+
+/*
+ * The pid of a running background worker of type `type` ("walpressure
+ * client"), 0 if none runs.
+ */
+pid_t
+wp_worker_running(const char *type)
+{
+	int			n;
+
+	pgstat_clear_snapshot();
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		const char *t;
+
+		if (local == NULL || local->backendStatus.st_backendType != B_BG_WORKER)
+			continue;
+		t = GetBackgroundWorkerTypeByPid(local->backendStatus.st_procpid);
+		if (t != NULL && strcmp(t, type) == 0)
+			return local->backendStatus.st_procpid;
+	}
+	return 0;
+}
+
+/*
+ * Make text from outside (a program's output) valid in the database's
+ * encoding, in place: each byte that starts no valid character becomes '?'.
+ */
+void
+wp_make_valid(char *text)
+{
+	int			enc = GetDatabaseEncoding();
+	int			len = strlen(text);
+	char	   *p = text;
+
+	while (len > 0)
+	{
+		int			ok = pg_encoding_verifymbstr(enc, p, len);
+
+		p += ok;
+		len -= ok;
+		if (len > 0)
+		{
+			*p++ = '?';
+			len--;
+		}
+	}
+}
+
+/*
+ * How many backends of this database have application_name `name` (the
+ * connections of a program a sweep ran, while they exit).
+ */
+int
+wp_backends_named(const char *name)
+{
+	int			n;
+	int			count = 0;
+
+	pgstat_clear_snapshot();
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+
+		if (local != NULL && local->backendStatus.st_databaseid == MyDatabaseId &&
+			strcmp(local->backendStatus.st_appname, name) == 0)
+			count++;
+	}
+	return count;
 }
 
 /*

@@ -19,6 +19,9 @@ extern void wp_dynamic_worker(struct BackgroundWorker *worker, const char *funct
 							  const char *name);
 extern ErrorData *wp_catch_error(MemoryContext cxt);
 extern int	wp_free_worker_slots(void);
+extern pid_t wp_worker_running(const char *type);
+extern void wp_make_valid(char *text);
+extern int	wp_backends_named(const char *name);
 extern void wp_copy_text(char *dst, const char *src, Size size);
 
 #endif							/* WALPRESSURE_WORKER_H */

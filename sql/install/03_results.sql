@@ -61,6 +61,11 @@ WITH seconds AS (
     FROM steps
     WHERE discarded IS NOT NULL
     GROUP BY sweep_id, value_pos
+), vals AS (
+    -- every value a sweep has a step of, clean or not
+    SELECT sweep_id, value_pos, min(value) AS value
+    FROM steps
+    GROUP BY sweep_id, value_pos
 ), stats AS (
     -- the sample behind each interval: the repeats' means when there are
     -- two or more, else the single step's seconds
@@ -80,9 +85,9 @@ WITH seconds AS (
 SELECT s.sweep_id,
        s.label,
        s.setting,
-       v.value,
-       v.value_pos,
-       v.repeats,
+       a.value,
+       a.value_pos,
+       coalesce(v.repeats, 0) AS repeats,
        round(v.tps::numeric, 1) AS tps,
        round(v.tps_sd::numeric, 1) AS tps_stddev,
        round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
@@ -114,7 +119,9 @@ SELECT s.sweep_id,
        round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
        round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
        round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
-       CASE WHEN v.value_pos = b.value_pos THEN 'baseline'
+       CASE WHEN v.sweep_id IS NULL THEN 'discarded'
+            WHEN a.value_pos = 1 THEN 'baseline'
+            WHEN b.sweep_id IS NULL THEN 'no baseline'
             WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
             WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
             WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
@@ -123,13 +130,14 @@ SELECT s.sweep_id,
        v.ci_basis,
        v.data_loss,
        coalesce(l.steps_discarded, 0) AS steps_discarded
-FROM ci v
+FROM vals a
 JOIN sweeps s USING (sweep_id)
--- the baseline: the first value with a clean step
-JOIN ci b ON b.sweep_id = v.sweep_id
-         AND b.value_pos = (SELECT min(f.value_pos) FROM ci f WHERE f.sweep_id = v.sweep_id)
-LEFT JOIN lost l ON l.sweep_id = v.sweep_id AND l.value_pos = v.value_pos
-ORDER BY s.sweep_id, v.value_pos;
+LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
+-- the baseline is the first value, as the sweep was asked; when none of its
+-- steps counts, there is none (no speedup against another value)
+LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = 1
+LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
+ORDER BY s.sweep_id, a.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals); steps whose load was not clean (steps.discarded) are left out and counted in steps_discarded';
+'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals); steps left out of the figures (steps.discarded) are counted in steps_discarded, and a value with no step that counts reads discarded; when the first value has none, the others read no baseline';

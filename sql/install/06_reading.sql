@@ -10,7 +10,7 @@ WITH pick AS (
     FROM results r
     ORDER BY r.sweep_id,
              CASE r.verdict WHEN 'faster' THEN 0 WHEN 'baseline' THEN 1 ELSE 2 END,
-             r.tps DESC
+             r.tps DESC NULLS LAST
 ), per_sweep AS (
     SELECT st.sweep_id,
            max(st.clients) AS max_clients,
@@ -78,7 +78,9 @@ SELECT s.sweep_id,
        k.speedup_ci_low AS gain_ci_low,
        k.speedup_ci_high AS gain_ci_high,
        k.verdict,
-       CASE WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
+       CASE WHEN k.tps IS NULL THEN
+                '-- no value has a step that counts'
+            WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('-- %s is the load, not a server setting', s.setting)
             ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, k.value)
        END AS apply,
@@ -124,11 +126,11 @@ BEGIN
         RETURN NEXT format('%s | %-*s | %20s | %6s | %5s | %s',
             rpad(r.value, vw), width,
             repeat('#', greatest(round(width * r.tps / nullif(top, 0))::int, 0)),
-            r.tps || CASE WHEN r.tps_ci_low IS NULL THEN ''
-                          ELSE ' ±' || round((r.tps_ci_high - r.tps_ci_low) / 2) END,
+            coalesce(r.tps || CASE WHEN r.tps_ci_low IS NULL THEN ''
+                                   ELSE ' ±' || round((r.tps_ci_high - r.tps_ci_low) / 2) END, '-'),
             coalesce(r.write_iops::text, '-'),
             coalesce(r.commits_per_fsync::text, '-'),
-            CASE WHEN r.verdict = 'baseline' THEN 'baseline'
+            CASE WHEN r.verdict IN ('baseline', 'discarded', 'no baseline') THEN r.verdict
                  ELSE format('%sx %s', r.speedup, r.verdict) END
             || coalesce('  [' || r.data_loss || ']', ''));
     END LOOP;
@@ -226,6 +228,9 @@ BEGIN
         x := l + (r.value_pos - 0.5) * (w - l - rt) / greatest(n, 1);
         svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', round(x::numeric, 1), h - b + 18,
                              walpressure._xml_text(r.value));
+        IF r.tps IS NULL THEN
+            CONTINUE;           -- a value with no step that counts: its label only
+        END IF;
         tps_line := tps_line || format('%s,%s ', round(x::numeric, 1),
                                        round((h - b - (h - b - t) * r.tps / tps_top)::numeric, 1));
         marks := marks || format('<circle cx="%s" cy="%s" r="4" fill="#1f5fa8"><title>%s</title></circle>',

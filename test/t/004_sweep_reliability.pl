@@ -169,5 +169,33 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration 
 is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"),
 	'done', 'a new sweep runs after the crash');
 
+# a client worker that cannot stop (SIGSTOP: it cannot act on SIGTERM) is
+# given up on, and no later step reuses its slot while it lives
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 1, duration => '2 s',
+                             warmup => '0 s', engine => 'backend', prewarm => false, wait => false,
+                             workload => 'custom', settings => '{"sql": "SELECT pg_sleep(1)"}')});
+# stopped while it sleeps, holding no lock anyone else waits for
+$node->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client' AND wait_event = 'PgSleep'})
+  or die;
+my $stuck = $node->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure client'});
+kill 'STOP', $stuck;
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+like($node->safe_psql('postgres', "SELECT status || ': ' || error FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/^failed: a walpressure client worker of an earlier step \(pid $stuck\) has not stopped/,
+	'a client that does not stop: the next step refuses to reuse its slot, the sweep fails saying so');
+kill 'CONT', $stuck;
+ok($node->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}),
+	'once it can, it stops');
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+                             warmup => '0 s', engine => 'backend')});
+is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"),
+	'done', 'and the next sweep runs');
+
 $node->stop;
 done_testing();

@@ -145,6 +145,49 @@ close $fh;
 $node->reload;
 unchanged('the reference file back');
 
+# --- a hand edit of postgresql.auto.conf during the sweep: kept as written,
+# its comment and its own line comment included
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('wal_writer_flush_after', ARRAY['0', '1MB'], engine => 'backend', clients => 1,
+                             duration => '3 s', warmup => '0 s', prewarm => false, wait => false)});
+# after the sweep's last ALTER SYSTEM (step 2's): ALTER SYSTEM itself
+# rewrites the file without comments
+$node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress})
+  or die;
+open($fh, '>>', $autoconf) or die;
+print $fh "# tuned by hand on 2026-11-23\nmaintenance_work_mem = '66MB'   # by hand\n";
+close $fh;
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+my $after = slurp_file($autoconf);
+like($after, qr/^# tuned by hand on 2026-11-23$/m, 'a comment written by hand during the sweep is kept');
+like($after, qr/^maintenance_work_mem = '66MB'   # by hand$/m, 'and the hand-written line, as written');
+is(show('wal_writer_flush_after'), '1MB', 'the swept setting is back');
+open($fh, '>', $autoconf) or die;
+print $fh $file_before;
+close $fh;
+$node->reload;
+unchanged('the reference file back after a hand edit');
+
+# --- an unreadable record at start: postgresql.auto.conf comes back whole
+# from the copy made before the sweep's first change; fsync = off does not stay
+$node->stop;
+open($fh, '>', "$pgdata/walpressure.auto.conf.orig") or die;
+print $fh $file_before;
+close $fh;
+open($fh, '>>', $autoconf) or die;
+print $fh "fsync = 'off'\n";
+close $fh;
+open($fh, '>', "$pgdata/walpressure.settings") or die;
+print $fh "\x00damaged";
+close $fh;
+my $log_offset = -s $node->logfile;
+$node->start;
+is(show('fsync'), 'on', 'an unreadable record at start: fsync is not left off');
+like(slurp_file($node->logfile, $log_offset), qr/WARNING:  walpressure: its record of a sweep's server settings, "walpressure.settings", was unreadable/,
+	'the log says so');
+unchanged('after an unreadable record at start');
+
 # --- fsync off, then back on in a later step: the data directory is synced
 # before that step runs, not only when the sweep ends, so its label holds
 $id = $node->safe_psql('postgres', q{
@@ -154,9 +197,11 @@ SELECT walpressure.run_sweep('fsync', ARRAY['off', 'on'], engine => 'backend', c
 $node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress})
   or die;
 ok(-e "$pgdata/walpressure.needs_sync", 'during the fsync = off step a data directory sync is pending');
+my $sync_offset = -s $node->logfile;
 $node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress})
   or die;
-ok(!-e "$pgdata/walpressure.needs_sync", 'once a later step turned fsync back on, the data directory was synced');
+like(slurp_file($node->logfile, $sync_offset), qr/syncing the data directory: fsync is back on after a step with fsync = off/,
+	'once a later step turned fsync back on, the data directory was synced before that step ran');
 $node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
   or die;
 is($node->safe_psql('postgres', qq{

@@ -111,7 +111,7 @@ $node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressu
 ok(($io{wchar} // 0) > 0 && defined $io{write_bytes} && $io{write_bytes} == 0,
 	"capped step: pgbench wrote its logs (wchar $io{wchar}) and nothing reached a disk (write_bytes $io{write_bytes})");
 is($node->safe_psql('postgres', qq{
-SELECT iops_cap || ' ' || (write_iops > 50 AND write_iops <= 440)
+SELECT iops_cap || ' ' || (write_iops > 50 AND write_iops <= 480)
 FROM walpressure.steps WHERE sweep_id = $id}),
 	'400 true', 'the step\'s write IOPS are the capped server\'s');
 
@@ -211,9 +211,9 @@ SELECT (SELECT seconds < 3.5 FROM walpressure.steps WHERE sweep_id = $id AND ste
        || ' ' || (SELECT discarded IS NULL FROM walpressure.steps WHERE sweep_id = $id AND step = 2)}),
 	'true true', 'its window was cut short; the next step ran clean');
 is($node->safe_psql('postgres', qq{
-SELECT string_agg(value || ':' || repeats || ':' || steps_discarded, ' ' ORDER BY value_pos)
+SELECT string_agg(value || ':' || repeats || ':' || steps_discarded || ':' || verdict, ' ' ORDER BY value_pos)
 FROM walpressure.results WHERE sweep_id = $id}),
-	'6:1:0', 'results leave the marked step out') ;
+	'5:0:1:discarded 6:1:0:no baseline', 'results leave the marked step out, and measure nothing against another baseline');
 like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
 	qr/1 step\(s\) are left out of the figures \(at 5\)/, 'best says so');
 

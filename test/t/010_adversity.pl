@@ -91,7 +91,8 @@ like($err, qr/ERROR:  55006: sweep $id is running; walpressure runs one sweep at
 	'a second launch: 55006, naming the sweep that runs');
 
 # --- pg_terminate_backend on one of pgbench's connections: the step is discarded
-$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'walpressure pgbench'})
+$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity
+                                   WHERE application_name = 'walpressure pgbench' AND state = 'active'})
   or die;
 $node->safe_psql('postgres', q{SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'walpressure pgbench'});
 $node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
@@ -169,7 +170,7 @@ SELECT status || ' ' || (SELECT discarded IS NULL FROM walpressure.steps WHERE s
        || ' ' || (SELECT string_agg(value || ':' || steps_discarded, ' ' ORDER BY value_pos)
                   FROM walpressure.results WHERE sweep_id = $id)
 FROM walpressure.sweeps WHERE sweep_id = $id}),
-		'done true 10:0', 'the sweep goes on; results leave the discarded step out');
+		'done true 0:1 10:0', 'the sweep goes on; results leave the discarded step out');
 }
 
 # the README's grant list, as written, lets a role run a sweep with the
@@ -189,4 +190,30 @@ is($node->safe_psql('postgres', qq{SELECT engine || ' ' || status || ' ' || run_
 
 is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'}),
 	$checkpointer, 'no crash-restart (the checkpointer kept its pid)');
+
+# --- probe_fsync: intervals at their extremes are refused before any file exists
+for my $d ("'1000000000 months'", "'-1 day'", "'2 days'", "'0 s'", "'-178000000 years'")
+{
+	my ($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM walpressure.probe_fsync($d)",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/ERROR:  22023: duration must be between 0 and 1 hour/, "probe_fsync($d): 22023");
+}
+my @left = glob("$pgdata/pg_wal/walpressure_fsync_probe.*");
+is(scalar @left, 0, 'and left no file');
+
+# --- kill -9 of a backend in the middle of probe_fsync: the crash-restart
+# removes its 16 MB file (the sampler, at its start)
+my $probe = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', q{SELECT * FROM walpressure.probe_fsync('30 s')} ],
+	'>', \my $pout, '2>', \my $perr);
+my @files;
+for (1 .. 100) { @files = glob("$pgdata/pg_wal/walpressure_fsync_probe.*"); last if @files; usleep(100_000); }
+ok(scalar @files == 1, 'probe_fsync writes its file in pg_wal');
+my ($prober) = $files[0] =~ /\.(\d+)$/;
+kill 'KILL', $prober;
+$probe->finish;
+$node->poll_query_until('postgres', 'SELECT true') or die;
+$gone = 0;
+for (1 .. 100) { $gone = !-e $files[0]; last if $gone; usleep(100_000); }
+ok($gone, 'after the crash-restart the dead probe\'s file is gone');
 done_testing();
