@@ -33,6 +33,7 @@
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "tcop/tcopprot.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
 
@@ -43,6 +44,9 @@
 
 #define WP_STATE_FILE		"walpressure.sweep"
 #define WP_STATE_FILE_TMP	"walpressure.sweep.tmp"
+
+/* What the recovery could not do, for the sweep's row. */
+static char wp_recovery_failed[512] = "";
 
 /*
  * Record durably that sweep `id` runs in database `dboid`, and, when it
@@ -165,10 +169,12 @@ wp_recovery_mark_aborted(int64 id)
 											   "UPDATE walpressure.sweeps SET status = 'aborted', "
 											   "finished_at = pg_catalog.now(), "
 											   "error = 'interrupted: the server stopped or the coordinator exited (see the server log)' "
+											   "|| coalesce('; the recovery ' || $2, '') "
 											   "WHERE sweep_id = $1 AND status = 'running'",
-											   1, (Oid[]) {INT8OID},
-											   (Datum[]) {Int64GetDatum(id)},
-											   NULL, false, 0);
+											   2, (Oid[]) {INT8OID, TEXTOID},
+											   (Datum[]) {Int64GetDatum(id),
+												   CStringGetTextDatum(wp_recovery_failed)},
+											   wp_recovery_failed[0] ? "  " : " n", false, 0);
 
 		if (rc != SPI_OK_UPDATE)
 			elog(ERROR, "could not mark sweep " INT64_FORMAT " aborted", id);
@@ -208,7 +214,7 @@ wp_recovery_cap(int64 id)
 					id, cap.dev.major, cap.dev.minor)));
 }
 
-/* Run one part of the recovery; log its error and go on. */
+/* Run one part of the recovery; log its error, keep it for the row, go on. */
 static void
 wp_recovery_try(void (*part) (int64), int64 id, const char *what)
 {
@@ -220,9 +226,15 @@ wp_recovery_try(void (*part) (int64), int64 id, const char *what)
 	}
 	PG_CATCH();
 	{
+		ErrorData  *edata;
+		size_t		used = strlen(wp_recovery_failed);
+
 		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
 		EmitErrorReport();
 		FlushErrorState();
+		snprintf(wp_recovery_failed + used, sizeof(wp_recovery_failed) - used, "%scould not %s: %s",
+				 used > 0 ? "; " : "", what, edata->message ? edata->message : "?");
 		if (IsTransactionState())
 			AbortCurrentTransaction();
 		ereport(LOG,

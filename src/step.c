@@ -243,8 +243,15 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	}
 	r->data_loss = wp_step_data_loss(spec);
 
-	/* the same WAL state at every step's start: no pending full-page images */
+	/*
+	 * the same WAL state at every step's start: no pending full-page images.
+	 * The CHECKPOINT is the sweep's own, not the load's: it runs without the
+	 * cap (the limits as they were before the sweep), so that writing the
+	 * last step's dirty buffers takes seconds, not minutes at the cap
+	 */
 	wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, value);
+	if (plan->cap->active)
+		wp_cap_set(plan->cap, plan->cap->rec.prev_write_iops);
 	wp_step_checkpoint();
 	if (plan->cap->active)
 	{

@@ -216,4 +216,31 @@ $node->poll_query_until('postgres', 'SELECT true') or die;
 $gone = 0;
 for (1 .. 100) { $gone = !-e $files[0]; last if $gone; usleep(100_000); }
 ok($gone, 'after the crash-restart the dead probe\'s file is gone');
+
+# --- a machine crash during a capped sweep, and after the "reboot"
+# walpressure.cgroup names a cgroup that is not there: the recovery cannot
+# remove the cap, says so in the sweep's row and the log, and still closes
+# the sweep: nothing is locked out
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '30 s',
+                             warmup => '0 s', prewarm => false, iops_cap => 500, wait => false)});
+$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+$node->stop('immediate');
+$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure_gone'\n");
+$node->start;
+$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+like($node->safe_psql('postgres', "SELECT error FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/the recovery could not remove the IOPS cap: cgroup blkio:\/walpressure_gone does not exist/,
+	'a recovery that cannot remove the cap says so in the sweep\'s row');
+$gone = 0;
+for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
+ok($gone, 'and still removes the state file');
+sweep_works('after a recovery that could not remove the cap');
+$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure'\n");
+$node->reload;
+$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure'}) or die;
+$node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');
+like($node->safe_psql('postgres', 'SELECT coalesce(write_iops::text, \'none\') FROM walpressure.iops_cap'),
+	qr/^none$/, 'with the cgroup named again, clear_iops_cap removes what was left');
 done_testing();
