@@ -23,6 +23,7 @@ OBJS = \
 	src/figures.o \
 	src/clients.o \
 	src/pgbench_engine.o \
+	src/pgbench_log.o \
 	src/program.o \
 	src/cpu.o \
 	src/client.o \
