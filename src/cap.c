@@ -38,6 +38,7 @@ wp_cap_begin(WpCap *cap, int64 sweep_id)
 	cap->have_dev = true;
 	wp_cgroup_get_limits(cap->mode, cap->rec.dev, &cap->rec.prev_write_iops,
 						 &cap->rec.prev_read_iops);
+	strlcpy(cap->rec.cgroup, wp_cgroup_name, sizeof(cap->rec.cgroup));
 	cap->active = true;
 	wp_state_file_write(sweep_id, MyDatabaseId, &cap->rec);
 	(void) wp_cgroup_enroll(cap->mode);

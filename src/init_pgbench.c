@@ -31,6 +31,7 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
+#include "utils/timeout.h"
 
 #include "init_pgbench.h"
 #include "job.h"
@@ -49,6 +50,9 @@ static const char *const wp_tables[] = {
 	"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"
 };
 
+/* How often a running statement looks at the job's cancel flag. */
+#define WP_INIT_POLL_MS		200
+
 /* Between steps: stop if run_sweep's launcher was cancelled. */
 static void
 wp_init_check_cancel(void)
@@ -58,6 +62,22 @@ wp_init_check_cancel(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
 				 errmsg("init_pgbench was cancelled")));
+}
+
+/*
+ * Within a step (one INSERT of a large scale runs for minutes): a timeout
+ * handler turns the job's cancel flag into a query cancel, seen at the
+ * statement's next CHECK_FOR_INTERRUPTS, as StatementTimeoutHandler does.
+ */
+static void
+wp_init_cancel_poll(void)
+{
+	if (wp_job_cancelled())
+	{
+		QueryCancelPending = true;
+		InterruptPending = true;
+		SetLatch(MyLatch);
+	}
 }
 
 static void
@@ -149,6 +169,9 @@ wp_init_pgbench_main(Datum main_arg)
 							 GUC_ACTION_SET, true, ERROR, false);
 	big = scale >= SCALE_32BIT_THRESHOLD;
 	wp_job_started(0, 5);
+	enable_timeout_every(RegisterTimeout(USER_TIMEOUT, wp_init_cancel_poll),
+						 TimestampTzPlusMilliseconds(GetCurrentTimestamp(), WP_INIT_POLL_MS),
+						 WP_INIT_POLL_MS);
 
 	PG_TRY();
 	{
@@ -205,6 +228,8 @@ wp_init_pgbench_main(Datum main_arg)
 		EmitErrorReport();
 		edata = wp_catch_error(TopMemoryContext);
 		status = "failed";
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && wp_job_cancelled())
+			edata->message = "init_pgbench was cancelled";
 		error = edata;
 	}
 	PG_END_TRY();

@@ -271,6 +271,16 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 	/* none runs, but the one a server stop interrupted may not be closed yet */
 	if (wp_recovery_pending(&pending))
 	{
+		/*
+		 * Its worker could not start (no free slot), or is gone and left
+		 * the file: start it again, at most every 10 s.
+		 */
+		if (TimestampDifferenceExceeds(wp_job->recovery_restarted_at, GetCurrentTimestamp(), 10000) &&
+			wp_worker_running("walpressure recovery") == 0)
+		{
+			wp_job->recovery_restarted_at = GetCurrentTimestamp();
+			wp_recovery_start();
+		}
 		LWLockRelease(wp_job->lock);
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),

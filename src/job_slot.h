@@ -60,6 +60,7 @@ typedef struct WpJob
 	pid_t		caller_pid;
 	Oid			dboid;
 	Oid			roleoid;
+	TimestampTz recovery_restarted_at;	/* a caller last started the recovery */
 
 	/* the outcomes of the last launches, slot seq % WP_OUTCOMES */
 	WpJobOutcome outcome[WP_OUTCOMES];

@@ -63,8 +63,9 @@ wp_state_file_write(int64 id, Oid dboid, const WpCapRecord *cap)
 				 errmsg("could not create file \"%s\": %m", WP_STATE_FILE_TMP)));
 	fprintf(f, INT64_FORMAT " %u\n", id, dboid);
 	if (cap != NULL)
-		fprintf(f, "cap %u:%u " INT64_FORMAT " " INT64_FORMAT "\n",
-				cap->dev.major, cap->dev.minor, cap->prev_write_iops, cap->prev_read_iops);
+		fprintf(f, "cap %u:%u " INT64_FORMAT " " INT64_FORMAT " %s\n",
+				cap->dev.major, cap->dev.minor, cap->prev_write_iops, cap->prev_read_iops,
+				cap->cgroup);
 	if (FreeFile(f) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -73,13 +74,15 @@ wp_state_file_write(int64 id, Oid dboid, const WpCapRecord *cap)
 }
 
 /*
- * The cap line of the state file: false when the sweep held no cap.
+ * The cap line of the state file: false when the sweep held no cap.  The
+ * cgroup is the one the sweep capped, whatever walpressure.cgroup says now
+ * (a file written before it was recorded: the setting's).
  */
 static bool
 wp_state_file_cap(WpCapRecord *cap)
 {
 	FILE	   *f = AllocateFile(WP_STATE_FILE, PG_BINARY_R);
-	char		line[256];
+	char		line[512];
 	bool		found = false;
 
 	if (f == NULL)
@@ -88,11 +91,17 @@ wp_state_file_cap(WpCapRecord *cap)
 	{
 		long long	w;
 		long long	r;
+		int			n;
 
-		if (sscanf(line, "cap %u:%u %lld %lld", &cap->dev.major, &cap->dev.minor, &w, &r) == 4)
+		cap->cgroup[0] = '\0';
+		n = sscanf(line, "cap %u:%u %lld %lld %255[^\n]", &cap->dev.major, &cap->dev.minor, &w, &r,
+				   cap->cgroup);
+		if (n >= 4)
 		{
 			cap->prev_write_iops = w;
 			cap->prev_read_iops = r;
+			if (n == 4)
+				strlcpy(cap->cgroup, wp_cgroup_name, sizeof(cap->cgroup));
 			found = true;
 		}
 	}
@@ -156,7 +165,12 @@ wp_recovery_start(void)
 				 errhint("Free a background worker slot (max_worker_processes) and restart.")));
 }
 
-/* Mark the sweep aborted in its row, if the extension is there. */
+/*
+ * Mark the sweep aborted in its row, if the extension is there, with what
+ * the recovery could not do.  A sweep the coordinator closed itself (it ran
+ * this recovery because it could not remove the cap) keeps its status; what
+ * failed is added to its error.
+ */
 static void
 wp_recovery_mark_aborted(int64 id)
 {
@@ -165,16 +179,16 @@ wp_recovery_mark_aborted(int64 id)
 	PushActiveSnapshot(GetTransactionSnapshot());
 	if (OidIsValid(get_extension_oid("walpressure", true)))
 	{
+		Oid			types[] = {INT8OID, TEXTOID};
+		Datum		values[] = {Int64GetDatum(id), CStringGetTextDatum(wp_recovery_failed)};
+		const char *nulls = wp_recovery_failed[0] ? "  " : " n";
 		int			rc = SPI_execute_with_args(
 											   "UPDATE walpressure.sweeps SET status = 'aborted', "
 											   "finished_at = pg_catalog.now(), "
 											   "error = 'interrupted: the server stopped or the coordinator exited (see the server log)' "
 											   "|| coalesce('; the recovery ' || $2, '') "
 											   "WHERE sweep_id = $1 AND status = 'running'",
-											   2, (Oid[]) {INT8OID, TEXTOID},
-											   (Datum[]) {Int64GetDatum(id),
-												   CStringGetTextDatum(wp_recovery_failed)},
-											   wp_recovery_failed[0] ? "  " : " n", false, 0);
+											   2, types, values, nulls, false, 0);
 
 		if (rc != SPI_OK_UPDATE)
 			elog(ERROR, "could not mark sweep " INT64_FORMAT " aborted", id);
@@ -182,6 +196,12 @@ wp_recovery_mark_aborted(int64 id)
 			ereport(LOG,
 					(errmsg("walpressure: sweep " INT64_FORMAT " was interrupted and is marked aborted",
 							id)));
+		else if (wp_recovery_failed[0] &&
+				 SPI_execute_with_args("UPDATE walpressure.sweeps SET "
+									   "error = coalesce(error || '; ', '') || 'the recovery ' || $2 "
+									   "WHERE sweep_id = $1",
+									   2, types, values, nulls, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "could not record in sweep " INT64_FORMAT " what its recovery could not do", id);
 	}
 	SPI_finish();
 	PopActiveSnapshot();
@@ -200,18 +220,31 @@ wp_recovery_settings(int64 id)
 						id, how)));
 }
 
-/* Put back the IOPS limits the sweep's cap replaced. */
+/*
+ * Put back the IOPS limits the sweep's cap replaced, in the cgroup the
+ * sweep capped: walpressure.cgroup may name another one since.
+ */
 static void
 wp_recovery_cap(int64 id)
 {
 	WpCapRecord cap;
+	char	   *setting = wp_cgroup_name;
 
 	if (!wp_state_file_cap(&cap))
 		return;
-	wp_cgroup_set_limits(wp_cgroup_check(), cap.dev, cap.prev_write_iops, cap.prev_read_iops);
+	PG_TRY();
+	{
+		wp_cgroup_name = cap.cgroup;
+		wp_cgroup_set_limits(wp_cgroup_check(), cap.dev, cap.prev_write_iops, cap.prev_read_iops);
+	}
+	PG_FINALLY();
+	{
+		wp_cgroup_name = setting;
+	}
+	PG_END_TRY();
 	ereport(LOG,
-			(errmsg("walpressure: the IOPS cap of interrupted sweep " INT64_FORMAT " is removed from %u:%u",
-					id, cap.dev.major, cap.dev.minor)));
+			(errmsg("walpressure: the IOPS cap of interrupted sweep " INT64_FORMAT " is removed from %u:%u in cgroup %s",
+					id, cap.dev.major, cap.dev.minor, cap.cgroup)));
 }
 
 /* Run one part of the recovery; log its error, keep it for the row, go on. */
@@ -286,8 +319,9 @@ wp_recovery_main(Datum main_arg)
 	/* a superuser session: nothing the database's settings name may run */
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 
-	wp_recovery_try(wp_recovery_mark_aborted, id, "mark the row aborted");
 	/* the postmaster restored the settings if it restarted; else now */
 	wp_recovery_try(wp_recovery_settings, id, "restore the server settings");
+	/* last: the row says what could not be done */
+	wp_recovery_try(wp_recovery_mark_aborted, id, "mark the row aborted");
 	proc_exit(0);
 }

@@ -22,6 +22,7 @@ typedef struct WpCapRecord
 	WpDevice	dev;
 	int64		prev_write_iops;
 	int64		prev_read_iops;
+	char		cgroup[256];	/* the cgroup that holds the cap (state file) */
 } WpCapRecord;
 
 extern void wp_state_file_write(int64 sweep_id, Oid dboid, const WpCapRecord *cap);

@@ -198,6 +198,8 @@ wp_sampler_main(Datum main_arg)
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	/* it runs no statement: pg_cancel_backend() has nothing to cancel */
+	pqsignal(SIGINT, SIG_IGN);
 	BackgroundWorkerUnblockSignals();
 
 	/*

@@ -34,7 +34,8 @@ void		_PG_init(void);
 
 /*
  * walpressure.cgroup names a cgroup below the controller's root: no "..",
- * no absolute path, nothing empty.
+ * no absolute path, nothing empty, no white space, at most 255 bytes (the
+ * state file records it on one line).
  */
 static bool
 wp_check_cgroup_name(char **newval, void **extra, GucSource source)
@@ -42,7 +43,7 @@ wp_check_cgroup_name(char **newval, void **extra, GucSource source)
 	const char *v = *newval;
 
 	if (v == NULL || v[0] == '\0' || v[0] == '/' || strstr(v, "..") != NULL ||
-		strpbrk(v, " \n\t") != NULL)
+		strlen(v) > 255 || strpbrk(v, " \n\r\t") != NULL)
 	{
 		GUC_check_errdetail("walpressure.cgroup must be a cgroup path relative to the controller's root, like \"walpressure\".");
 		return false;

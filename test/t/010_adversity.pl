@@ -217,16 +217,122 @@ $gone = 0;
 for (1 .. 100) { $gone = !-e $files[0]; last if $gone; usleep(100_000); }
 ok($gone, 'after the crash-restart the dead probe\'s file is gone');
 
-# --- a machine crash during a capped sweep, and after the "reboot"
-# walpressure.cgroup names a cgroup that is not there: the recovery cannot
-# remove the cap, says so in the sweep's row and the log, and still closes
-# the sweep: nothing is locked out
+# --- pg_cancel_backend and pg_terminate_backend on the sampler during a
+# window: the sampler comes back, the sweep runs to its end
 $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '30 s',
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '4 s',
+                             warmup => '0 s', prewarm => false, wait => false)});
+$node->poll_query_until('postgres', q{SELECT phase = 'measured window' AND phase_seconds >= 1 FROM walpressure.progress})
+  or die;
+my $sampler = $node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'});
+$node->safe_psql('postgres', "SELECT pg_cancel_backend($sampler)");
+usleep(300_000);
+is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'}),
+	$sampler, 'pg_cancel_backend on the sampler: it samples on');
+$node->safe_psql('postgres', "SELECT pg_terminate_backend($sampler)");
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
+is($node->safe_psql('postgres', "SELECT status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id AND tps > 0)
+                                  FROM walpressure.sweeps WHERE sweep_id = $id"),
+	'done 1', 'pg_terminate_backend on the sampler in a window: the sweep ends with its step measured');
+$node->poll_query_until('postgres', qq{SELECT count(*) = 1 FROM pg_stat_activity
+                                       WHERE backend_type = 'walpressure sampler' AND pid <> $sampler}) or die;
+nothing_left('the sampler terminated');
+
+# --- worker slots taken by others mid-sweep: the backend engine's second
+# step cannot start its clients; the sweep fails saying so, with the
+# first step kept, and everything put back
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('clients', ARRAY['1', '10'], engine => 'backend', duration => '3 s',
+                             warmup => '0 s', prewarm => false, wait => false)});
+$node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress}) or die;
+my @hogs;
+for my $i (1 .. 8)
+{
+	push @hogs, IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+		  'SET force_parallel_mode = on; SET parallel_setup_cost = 0; SELECT pg_sleep(20)' ],
+		'>', \my $ho, '2>', \my $he);
+}
+$node->poll_query_until('postgres', q{SELECT count(*) = 8 FROM pg_stat_activity WHERE backend_type = 'parallel worker'})
+  or die 'the parallel workers did not start';
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
+like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/^failed: could not start client worker \d+ of 10/,
+	'no worker slot left for step 2\'s clients: the sweep fails, saying so');
+is($node->safe_psql('postgres', "SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id AND tps > 0"),
+	'1', 'the step measured before is kept');
+$node->safe_psql('postgres', q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+                               WHERE query LIKE '%pg_sleep(20)%' AND backend_type = 'client backend'
+                                 AND pid <> pg_backend_pid()});
+$_->finish for @hogs;
+nothing_left('worker slots taken mid-sweep');
+sweep_works('after worker slots were taken mid-sweep');
+
+# --- Ctrl-C while init_pgbench generates its rows: the statement is
+# cancelled within a second, not at the end of the step
+my $init = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', 'SELECT walpressure.init_pgbench(200)' ],
+	'>', \my $iout, '2>', \my $ierr);
+$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity
+                                     WHERE query LIKE 'insert into pgbench_accounts%' AND state = 'active'}) or die;
+usleep(500_000);
+my $t0 = Time::HiRes::time();
+$node->safe_psql('postgres', q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+                               WHERE query LIKE '%init_pgbench(200)%' AND backend_type = 'client backend'
+                                 AND pid <> pg_backend_pid()});
+$init->finish;
+my $took = Time::HiRes::time() - $t0;
+like($ierr, qr/canceling statement due to user request/, 'Ctrl-C of init_pgbench: the call is cancelled');
+ok($took < 5, sprintf('within the generating step: it returned %.1f s after the cancel', $took));
+nothing_left('init_pgbench cancelled');
+$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+sweep_works('after init_pgbench was cancelled');
+
+# the blkio cgroup's directory, where the cap is written
+my ($blkio) = map { (split ' ')[1] } grep { / cgroup .*\bblkio\b/ } split /\n/, slurp_file('/proc/mounts');
+my $capfile = "$blkio/walpressure/blkio.throttle.write_iops_device";
+sub capped { return slurp_file($capfile) =~ /^\d+:\d+ [1-9]/m ? 'capped' : 'uncapped'; }
+
+# a capped sweep in its window
+sub capped_sweep
+{
+	my ($duration) = @_;
+	my $id = $node->safe_psql('postgres', qq{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '$duration',
                              warmup => '0 s', prewarm => false, iops_cap => 500, wait => false)});
-$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+	$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+	is(capped(), 'capped', 'a capped sweep writes its cap in the cgroup');
+	return $id;
+}
+
+# --- a machine crash during a capped sweep, and after the "reboot"
+# walpressure.cgroup names another cgroup: the recovery removes the cap
+# from the cgroup the sweep capped, which its state file names
+$id = capped_sweep('30 s');
 $node->stop('immediate');
-$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure_gone'\n");
+$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure_nodeleg'\n");
+$node->start;
+$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+is(capped() . ' ' . $node->safe_psql('postgres', "SELECT coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+	'uncapped interrupted: the server stopped or the coordinator exited (see the server log)',
+	'walpressure.cgroup changed across a crash: the cap is removed from the cgroup the sweep capped');
+$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure'\n");
+$node->reload;
+$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure'}) or die;
+
+# --- the same, and the cgroup the sweep capped is gone after the "reboot"
+# (its name in the state file is one that does not exist): the recovery
+# cannot remove the cap, says so in the sweep's row and the log, and still
+# closes the sweep: nothing is locked out
+$id = capped_sweep('30 s');
+$node->stop('immediate');
+my $state = slurp_file("$pgdata/walpressure.sweep");
+like($state, qr/^cap \d+:\d+ \d+ \d+ walpressure$/m, 'the state file names the cgroup the sweep capped');
+$state =~ s/^(cap \d+:\d+ \d+ \d+) walpressure$/$1 walpressure_gone/m;
+open($fh, '>', "$pgdata/walpressure.sweep") or die;
+print $fh $state;
+close $fh;
 $node->start;
 $node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
   or die;
@@ -237,10 +343,42 @@ $gone = 0;
 for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
 ok($gone, 'and still removes the state file');
 sweep_works('after a recovery that could not remove the cap');
-$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure'\n");
-$node->reload;
-$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure'}) or die;
 $node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');
-like($node->safe_psql('postgres', 'SELECT coalesce(write_iops::text, \'none\') FROM walpressure.iops_cap'),
-	qr/^none$/, 'with the cgroup named again, clear_iops_cap removes what was left');
+is(capped(), 'uncapped', 'clear_iops_cap removes what was left');
+
+# --- the cap cannot be removed at a sweep's normal end (its limits file
+# made read-only during the window): the sweep closes, the recovery tries
+# again, and the row says what neither could do; nothing is locked out
+$id = capped_sweep('3 s');
+my $mode = (stat $capfile)[2] & 07777;
+chmod 0444, $capfile or die "chmod $capfile: $!";
+$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
+  or die;
+$gone = 0;
+for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
+chmod $mode, $capfile or die;
+ok($gone, 'a cap that cannot be removed at the end: the state file goes all the same');
+like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+	qr/^done: the recovery could not remove the IOPS cap: cgroup blkio:\/walpressure is not delegated/,
+	'the sweep keeps its figures and its row says the cap could not be removed');
+sweep_works('after a cap that could not be removed');
+$node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');
+is(capped(), 'uncapped', 'clear_iops_cap removes it');
+
+# --- a state file left while the server runs (its recovery worker could
+# not start: no free slot): the next launch is refused, starts the recovery
+# again, and a launch a moment later works
+my $dboid = $node->safe_psql('postgres', q{SELECT oid FROM pg_database WHERE datname = 'postgres'});
+open($fh, '>', "$pgdata/walpressure.sweep") or die;
+print $fh "987654 $dboid\n";
+close $fh;
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s', prewarm => false)});
+like($err, qr/sweep 987654 was interrupted by a server stop and is still being closed/,
+	'a launch while a state file is left: refused, saying why');
+$gone = 0;
+for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
+ok($gone, 'that launch started the recovery, which closed the sweep');
+sweep_works('after a state file left while the server ran');
+
 done_testing();
