@@ -4,14 +4,17 @@
  *		Small shims over the server APIs walpressure touches that changed
  *		between PostgreSQL 15 and 18.
  *
- * Version differences live here and nowhere else.  PostgreSQL 15 is the
- * target and the only version the test suite builds against; the 16-18
- * branches follow the release notes and headers of those versions:
- *	- 16 made PendingWalStats a PgStat_PendingWalStats with instr_time times;
- *	- 17 replaced MyProc->pgprocno by MyProcNumber and moved checkpoint
+ * Version differences live here and nowhere else.  The test suites build
+ * and run against 15, 17 and 18; the 16 branches follow its release notes
+ * and headers and are not tested:
+ *	- 16 made PendingWalStats a PgStat_PendingWalStats with instr_time times,
+ *	  and replaced pg_proc_aclcheck by object_aclcheck;
+ *	- 17 replaced MyProc->pgprocno by MyProcNumber, renamed
+ *	  pgstat_fetch_stat_local_beentry, and moved checkpoint
  *	  counts to PgStat_CheckpointerStats.num_timed/num_requested;
  *	- 18 moved WAL I/O counts and times to pg_stat_io (PendingWalStats is
- *	  gone), so a commit can no longer tell whether its backend fsynced.
+ *	  gone): a backend's own fsyncs are read from its per-backend I/O
+ *	  statistics, the server's from pg_stat_io's wal rows.
  *
  * IDENTIFICATION
  *	  src/compat.h
@@ -21,9 +24,38 @@
 #ifndef WALPRESSURE_COMPAT_H
 #define WALPRESSURE_COMPAT_H
 
+#include "miscadmin.h"
 #include "pgstat.h"
+#include "catalog/pg_proc.h"
 #include "storage/proc.h"
+#include "utils/acl.h"
+#include "utils/backend_status.h"
 #include "utils/wait_event.h"
+#if PG_VERSION_NUM >= 180000
+#include "utils/pgstat_internal.h"
+#endif
+
+/* May the role execute the function?  (16 made the checks per class.) */
+static inline AclResult
+wp_proc_aclcheck(Oid fn, Oid roleid, AclMode mode)
+{
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(ProcedureRelationId, fn, roleid, mode);
+#else
+	return pg_proc_aclcheck(fn, roleid, mode);
+#endif
+}
+
+/* The i-th (from 1) entry of the backend status array (renamed in 17). */
+static inline LocalPgBackendStatus *
+wp_local_beentry(int i)
+{
+#if PG_VERSION_NUM >= 170000
+	return pgstat_get_local_beentry_by_index(i);
+#else
+	return pgstat_fetch_stat_local_beentry(i);
+#endif
+}
 
 /* Index of this process's PGPROC, the key of its probe slot. */
 static inline int
@@ -43,34 +75,55 @@ wp_my_procno(void)
 #define WP_WAIT_BUFFER_PIN PG_WAIT_BUFFER_PIN
 #endif
 
-/* Does this server count a backend's own WAL fsyncs where we can see them? */
+/*
+ * This backend's WAL fsyncs so far, and their time in microseconds (zero
+ * unless track_wal_io_timing).  The probe reads them before and after a
+ * commit's WAL flush: the difference is the fsyncs this backend did for it.
+ *
+ * Up to 17 they are the backend's pending pg_stat_wal counts
+ * (PendingWalStats), which are flushed only outside a transaction, so the
+ * difference across a commit is exact.
+ *
+ * 18 counts a WAL fsync only in pg_stat_io (issue_xlog_fsync calls
+ * pgstat_count_io_op_time for IOOBJECT_WAL, IOCONTEXT_NORMAL, IOOP_FSYNC),
+ * whose pending counts are static to pgstat_io.c and pgstat_backend.c.
+ * pgstat_backend.c also keeps them per backend in a shared entry that only
+ * this backend writes: flushing this backend's pending I/O into it
+ * (pgstat_flush_backend, as pgstat_report_stat does) and reading the
+ * entry gives the same exact counts.  The entry reference is cached by the
+ * first call (in PRE_COMMIT), so the call after the commit neither
+ * allocates nor fails; it takes the entry's own lock, which only a reader
+ * of pg_stat_get_backend_io() for this backend shares.
+ */
 #if PG_VERSION_NUM >= 180000
-#define WP_HAVE_PENDING_WAL_SYNC 0
+#define WP_BACKEND_WAL_SYNCS_CHEAP 0
 #else
-#define WP_HAVE_PENDING_WAL_SYNC 1
+#define WP_BACKEND_WAL_SYNCS_CHEAP 1
 #endif
 
-/* WAL fsyncs this backend did that are not yet flushed to pg_stat_wal. */
-static inline uint64
-wp_pending_wal_syncs(void)
-{
-#if WP_HAVE_PENDING_WAL_SYNC
-	return (uint64) PendingWalStats.wal_sync;
-#else
-	return 0;
-#endif
-}
-
-/* Their total time in microseconds (zero unless track_wal_io_timing). */
-static inline uint64
-wp_pending_wal_sync_us(void)
+static inline void
+wp_backend_wal_syncs(uint64 *syncs, uint64 *sync_us)
 {
 #if PG_VERSION_NUM >= 180000
-	return 0;
+	PgStat_EntryRef *ref;
+	PgStat_BktypeIO *io;
+
+	*syncs = *sync_us = 0;
+	if (!pgstat_tracks_backend_bktype(MyBackendType))
+		return;
+	(void) pgstat_flush_backend(false, PGSTAT_BACKEND_FLUSH_IO);
+	ref = pgstat_get_entry_ref(PGSTAT_KIND_BACKEND, InvalidOid, MyProcNumber, false, NULL);
+	if (ref == NULL || ref->shared_stats == NULL)
+		return;
+	io = &((PgStatShared_Backend *) ref->shared_stats)->stats.io_stats;
+	*syncs = (uint64) io->counts[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_FSYNC];
+	*sync_us = (uint64) io->times[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_FSYNC];
 #elif PG_VERSION_NUM >= 160000
-	return (uint64) INSTR_TIME_GET_MICROSEC(PendingWalStats.wal_sync_time);
+	*syncs = (uint64) PendingWalStats.wal_sync;
+	*sync_us = (uint64) INSTR_TIME_GET_MICROSEC(PendingWalStats.wal_sync_time);
 #else
-	return (uint64) PendingWalStats.wal_sync_time;
+	*syncs = (uint64) PendingWalStats.wal_sync;
+	*sync_us = (uint64) PendingWalStats.wal_sync_time;
 #endif
 }
 
@@ -87,11 +140,21 @@ wp_read_wal_stats(int64 *records, int64 *fpi, uint64 *bytes,
 	*fpi = w->wal_counters.wal_fpi;
 	*bytes = w->wal_counters.wal_bytes;
 	*buffers_full = w->wal_counters.wal_buffers_full;
-	/* 18 reports WAL writes and syncs in pg_stat_io only */
-	*writes = 0;
-	*syncs = 0;
-	*write_us = 0;
-	*sync_us = 0;
+	/* 18 counts WAL writes and syncs in pg_stat_io only: its wal rows */
+	{
+		PgStat_IO  *io = pgstat_fetch_stat_io();
+
+		*writes = *syncs = *write_us = *sync_us = 0;
+		for (int t = 0; t < BACKEND_NUM_TYPES; t++)
+		{
+			PgStat_BktypeIO *b = &io->stats[t];
+
+			*writes += b->counts[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_WRITE];
+			*syncs += b->counts[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_FSYNC];
+			*write_us += b->times[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_WRITE];
+			*sync_us += b->times[IOOBJECT_WAL][IOCONTEXT_NORMAL][IOOP_FSYNC];
+		}
+	}
 #else
 	*records = w->wal_records;
 	*fpi = w->wal_fpi;
@@ -126,13 +189,17 @@ wp_read_checkpoints(int64 *timed, int64 *requested, double *write_ms, double *sy
 /*
  * When pg_stat_wal and the checkpointer's statistics were last reset
  * (pg_stat_reset_shared): a step whose window spans a reset cannot take a
- * difference of them.  Before 17 the checkpointer's counts are reset with
+ * difference of them.  On 18 the WAL figures are also pg_stat_io's.  Before 17 the checkpointer's counts are reset with
  * the bgwriter's, under its timestamp.
  */
 static inline void
 wp_read_stats_resets(TimestampTz *wal, TimestampTz *checkpointer)
 {
 	*wal = pgstat_fetch_stat_wal()->stat_reset_timestamp;
+#if PG_VERSION_NUM >= 180000
+	/* the WAL fsync and write counts are pg_stat_io's */
+	*wal = Max(*wal, pgstat_fetch_stat_io()->stat_reset_timestamp);
+#endif
 #if PG_VERSION_NUM >= 170000
 	*checkpointer = pgstat_fetch_stat_checkpointer()->stat_reset_timestamp;
 #else

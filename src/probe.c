@@ -10,13 +10,14 @@
  * callbacks).  Either this backend won WALWriteLock and did the fsync for
  * everyone queued behind it (a leader: its own pending WAL stats counted a
  * sync), or another backend's flush covered its record (a follower).  The
- * probe compares the backend's pending wal_sync count and time across the
- * two callbacks, which is exact: pending stats are only flushed outside a
- * transaction.
+ * probe compares the backend's own WAL fsync count and time across the two
+ * callbacks, which is exact (compat.h says how each major counts them).
  *
  * This runs in the commit path after the commit is durable, with interrupts
- * held: it must never ERROR, allocate or lock.  It reads the clock twice
- * and writes a few counters of its own slot.
+ * held: it must never ERROR or allocate.  It reads the clock twice, the
+ * backend's fsync counts (on 18, after flushing its pending I/O statistics
+ * into its own statistics entry, under that entry's lock) and writes a few
+ * counters of its own slot.
  *
  * IDENTIFICATION
  *	  src/probe.c
@@ -38,6 +39,7 @@ static bool wp_in_commit = false;
 static instr_time wp_commit_start;
 static uint64 wp_syncs_before;
 static uint64 wp_sync_us_before;
+static bool wp_have_before;
 
 /*
  * Account one committed transaction in this process's slot.
@@ -49,6 +51,7 @@ wp_probe_record(void)
 	instr_time	elapsed;
 	uint64		commit_us;
 	uint64		syncs;
+	uint64		sync_us;
 
 	if (slot == NULL)
 		return;
@@ -61,7 +64,11 @@ wp_probe_record(void)
 	wp_owned_add(&slot->commit_time_us, commit_us);
 	wp_hist_add_owned(&slot->commit_hist, commit_us);
 
-	syncs = wp_pending_wal_syncs() - wp_syncs_before;
+	if (!wp_have_before)
+		return;
+	wp_backend_wal_syncs(&syncs, &sync_us);
+	syncs -= wp_syncs_before;
+	sync_us -= wp_sync_us_before;
 	if (syncs == 0)
 		return;
 
@@ -69,8 +76,6 @@ wp_probe_record(void)
 	wp_owned_add(&slot->leader_fsyncs, syncs);
 	if (track_wal_io_timing)
 	{
-		uint64		sync_us = wp_pending_wal_sync_us() - wp_sync_us_before;
-
 		wp_owned_add(&slot->timed_fsyncs, syncs);
 		wp_owned_add(&slot->fsync_time_us, sync_us);
 		for (uint64 i = 0; i < syncs; i++)
@@ -88,8 +93,16 @@ wp_xact_callback(XactEvent event, void *arg)
 	{
 		case XACT_EVENT_PRE_COMMIT:
 			wp_in_commit = true;
-			wp_syncs_before = wp_pending_wal_syncs();
-			wp_sync_us_before = wp_pending_wal_sync_us();
+
+			/*
+			 * Where reading the counts costs a flush (18), only for a
+			 * transaction that has an xid already: one that gets it later
+			 * (a NOTIFY's, in PreCommit_Notify) is counted, as a follower.
+			 */
+			wp_have_before = WP_BACKEND_WAL_SYNCS_CHEAP ||
+				TransactionIdIsValid(GetTopTransactionIdIfAny());
+			if (wp_have_before)
+				wp_backend_wal_syncs(&wp_syncs_before, &wp_sync_us_before);
 			INSTR_TIME_SET_CURRENT(wp_commit_start);
 			break;
 		case XACT_EVENT_COMMIT:

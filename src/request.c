@@ -41,6 +41,7 @@
 #include "utils/timestamp.h"
 
 #include "cgroup.h"
+#include "compat.h"
 #include "job.h"
 #include "pgbench_engine.h"
 #include "request.h"
@@ -305,7 +306,7 @@ wp_check_may_call(const char *signature, const char *lookup, const char *why)
 	Oid			fn;
 
 	fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure, CStringGetTextDatum(lookup)));
-	if (!OidIsValid(fn) || pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+	if (!OidIsValid(fn) || wp_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s", why),
@@ -324,7 +325,7 @@ wp_check_may_call_catalog(const char *signature, const char *lookup, const char 
 	Oid			fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
 														  CStringGetTextDatum(lookup)));
 
-	if (!OidIsValid(fn) || pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+	if (!OidIsValid(fn) || wp_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to %s", why),

@@ -19,6 +19,7 @@
 #include "postmaster/bgworker.h"
 #include "utils/backend_status.h"
 
+#include "compat.h"
 #include "worker.h"
 
 /*
@@ -70,7 +71,7 @@ wp_free_worker_slots(void)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *local = wp_local_beentry(i);
 
 		if (local != NULL && local->backendStatus.st_backendType == B_BG_WORKER)
 			running++;
@@ -91,7 +92,7 @@ wp_worker_running(const char *type)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *local = wp_local_beentry(i);
 		const char *t;
 
 		if (local == NULL || local->backendStatus.st_backendType != B_BG_WORKER)
@@ -142,7 +143,7 @@ wp_backends_named(const char *name)
 	n = pgstat_fetch_stat_numbackends();
 	for (int i = 1; i <= n; i++)
 	{
-		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+		LocalPgBackendStatus *local = wp_local_beentry(i);
 
 		if (local != NULL && local->backendStatus.st_databaseid == MyDatabaseId &&
 			strcmp(local->backendStatus.st_appname, name) == 0)

@@ -5,7 +5,8 @@
 
 WP_PACKAGES="postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl libcgroup-dev cgroup-tools
-make gcc"
+make gcc debootstrap debian-archive-keyring build-essential bison flex
+libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev gpgv xz-utils bzip2"
 
 wp_die() {
 	echo "walpressure: $*" >&2
@@ -30,19 +31,63 @@ wp_install_deps() {
 		# shellcheck disable=SC2086
 		apt-get install -y -qq $missing >/dev/null || wp_die "apt-get install$missing failed"
 	fi
-	PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
-	[ -x "$PG_CONFIG" ] || wp_die "no PostgreSQL 15 pg_config at $PG_CONFIG"
+	id postgres >/dev/null 2>&1 || wp_die "no postgres OS user (the postgresql-15 package creates it)"
+	# the benches' major, and test/run's until it picks one
+	wp_use_major 15
+}
+
+# The PostgreSQL majors the suites and the demo run on: $PG_MAJORS, a list
+# of 15, 17 and 18 (default: all three).
+wp_majors() {
+	local m
+	WP_MAJORS=${PG_MAJORS:-15 17 18}
+	for m in $WP_MAJORS; do
+		case $m in
+		15 | 17 | 18) ;;
+		*) wp_die "PG_MAJORS=\"$PG_MAJORS\": walpressure is tested on 15, 17 and 18 (16 is not reachable here)" ;;
+		esac
+	done
+	export WP_MAJORS
+}
+
+# Get PostgreSQL major $1 (test/pg-major: 15 from Debian 12's packages, 17
+# from trixie's in a chroot, 18 built from sid's source package; cached).
+# Sets WP_CHROOT to the chroot of a major that runs in one, else empty.
+wp_get_major() {
+	local got
+	WP_CHROOT=""
+	if [ -n "${WP_CHROOTED:-}" ]; then
+		return 0 # inside the chroot: its own /usr/lib/postgresql/MAJOR
+	fi
+	got=$(bash "$(dirname "${BASH_SOURCE[0]}")/pg-major" "$1" | tail -n 1) ||
+		wp_die "could not get PostgreSQL $1 (test/pg-major)"
+	case $got in
+	"chroot "*) WP_CHROOT=${got#chroot } ;;
+	*) WP_PG_CONFIG_OF_MAJOR=$got ;;
+	esac
+	export WP_CHROOT
+}
+
+# Use PostgreSQL major $1, got by wp_get_major and not in a chroot (or from
+# inside its chroot).  Sets PG_MAJOR, PG_CONFIG, PGBIN and PGXS_DIR.
+wp_use_major() {
+	PG_MAJOR=$1
+	if [ -n "${WP_CHROOTED:-}" ] || [ "$PG_MAJOR" = 15 ]; then
+		PG_CONFIG=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
+	else
+		PG_CONFIG=$WP_PG_CONFIG_OF_MAJOR
+	fi
+	[ -x "$PG_CONFIG" ] || wp_die "no PostgreSQL $PG_MAJOR pg_config at $PG_CONFIG"
 	PGBIN=$("$PG_CONFIG" --bindir)
 	PGXS_DIR=$(dirname "$("$PG_CONFIG" --pgxs)")/../..
 	PGXS_DIR=$(cd "$PGXS_DIR" && pwd)
-	export PG_CONFIG PGBIN PGXS_DIR
-	id postgres >/dev/null 2>&1 || wp_die "no postgres OS user (the postgresql-15 package creates it)"
+	export PG_MAJOR PG_CONFIG PGBIN PGXS_DIR
 }
 
-# Build with every warning an error, and install into the server.
+# Build with every warning an error, and install into the current major.
 wp_build_install() {
 	local top=$1
-	echo "== building walpressure (-Wall -Werror) and installing it"
+	echo "== building walpressure (-Wall -Werror) for PostgreSQL $PG_MAJOR and installing it"
 	make -C "$top" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
 	make -C "$top" -s PG_CONFIG="$PG_CONFIG" PG_CFLAGS="-Wall -Werror" ||
 		wp_die "build failed"
@@ -50,7 +95,7 @@ wp_build_install() {
 		wp_die "install failed"
 }
 
-# Run a command as the postgres OS user, with the PostgreSQL 15 binaries first
+# Run a command as the postgres OS user, with the current major's binaries first
 # on PATH and no inherited connection settings.
 wp_as_postgres() {
 	runuser -u postgres -- env -u PGHOST -u PGPORT -u PGDATABASE -u PGUSER \
@@ -85,3 +130,26 @@ wp_delegate_cgroup() {
 	cgcreate -a postgres:postgres -t postgres:postgres -g "$WP_CG_CONTROLLER:/walpressure" ||
 		wp_die "could not create and delegate cgroup $WP_CG_CONTROLLER:/walpressure"
 }
+
+# Mount what the suites need in chroot $1 (/proc, /sys with the cgroup
+# hierarchy, /dev with /dev/shm), as slaves: nothing unmounted in it
+# propagates back.
+wp_chroot_mount() {
+	local root=$1 d
+	for d in proc sys dev; do
+		if ! grep -q " $root/$d " /proc/mounts; then
+			mount --rbind "/$d" "$root/$d" && mount --make-rslave "$root/$d" ||
+				wp_die "could not mount /$d in $root"
+		fi
+	done
+}
+
+wp_chroot_umount() {
+	local root=$1 d
+	for d in dev sys proc; do
+		if grep -q " $root/$d " /proc/mounts; then
+			umount -R "$root/$d" 2>/dev/null || umount -R -l "$root/$d"
+		fi
+	done
+}
+

@@ -144,7 +144,8 @@ is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend
 
 # pg_stat_reset_shared during a window: the step is discarded with why, the
 # figures from the reset statistics are NULL, never negative
-for my $target ('wal', 'bgwriter')
+# (17 moved the checkpointer's counts out of the bgwriter's statistics)
+for my $target ('wal', $node->pg_version >= 17 ? 'checkpointer' : 'bgwriter')
 {
 	my $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 2, duration => '3 s',
@@ -246,11 +247,12 @@ SELECT walpressure.run_sweep('clients', ARRAY['1', '10'], engine => 'backend', d
                              warmup => '0 s', prewarm => false, wait => false)});
 $node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress}) or die;
 my @hogs;
+my $force_parallel = $node->pg_version >= 16 ? 'debug_parallel_query' : 'force_parallel_mode';
 for my $i (1 .. 8)
 {
 	push @hogs, IPC::Run::start(
 		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-		  'SET force_parallel_mode = on; SET parallel_setup_cost = 0; SELECT pg_sleep(20)' ],
+		  "SET $force_parallel = on; SET parallel_setup_cost = 0; SELECT pg_sleep(20)" ],
 		'>', \my $ho, '2>', \my $he);
 }
 $node->poll_query_until('postgres', q{SELECT count(*) = 8 FROM pg_stat_activity WHERE backend_type = 'parallel worker'})
