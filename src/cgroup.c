@@ -5,8 +5,11 @@
  *		walpressure.cgroup, its write/read IOPS limits, the server processes
  *		enrolled in it, and the IO counters of the device.
  *
- * cgroup v1 (blkio: blkio.throttle.{write,read}_iops_device) and v2 (io:
- * io.max) are driven through libcgroup.  The server never needs root: root
+ * cgroup v1 (blkio: blkio.throttle.{write,read}_iops_device) is driven
+ * through libcgroup; v2 (io: io.max, cgroup.procs, io.stat) through its
+ * files in the unified hierarchy, which is all v2 is, so that the tests can
+ * lay such a hierarchy out in a directory (WALPRESSURE_CGROUP_FS) on a
+ * machine that is not v2.  The server never needs root: root
  * creates the cgroup once and hands it to the postgres user (cgcreate -a
  * postgres:postgres -t postgres:postgres -g blkio:/walpressure); from then
  * on the server sets the limits and moves its own processes.  Throttling
@@ -22,6 +25,7 @@
 #include "postgres.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <libcgroup.h>
 #include <limits.h>
 #include <pwd.h>
@@ -53,17 +57,30 @@ static bool wp_cgroup_initialized = false;
  * the unified hierarchy, v1 when a blkio hierarchy is mounted (hybrid: v1
  * controllers beside an unified mount, the IO controller being v1's).
  */
+/*
+ * Where the hierarchies are mounted.  The tests point it elsewhere: to an
+ * empty directory (no cgroup), or to a cgroup v2 hierarchy laid out in a
+ * directory (it has a cgroup.controllers file).
+ */
+static const char *
+wp_cgroup_fs(void)
+{
+	const char *fs = getenv("WALPRESSURE_CGROUP_FS");
+
+	return fs != NULL && fs[0] != '\0' ? fs : "/sys/fs/cgroup";
+}
+
 WpCgroupMode
 wp_cgroup_mode(void)
 {
 	struct statfs fs;
-
-	/* where the hierarchies are mounted; the tests point it elsewhere */
-	const char *root = getenv("WALPRESSURE_CGROUP_FS") ? getenv("WALPRESSURE_CGROUP_FS")
-		: "/sys/fs/cgroup";
+	const char *root = wp_cgroup_fs();
 
 	if (statfs(root, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
 		return WP_CG_V2;
+	if (getenv("WALPRESSURE_CGROUP_FS") != NULL &&
+		access(psprintf("%s/cgroup.controllers", root), F_OK) == 0)
+		return WP_CG_V2;		/* a test's laid-out v2 hierarchy */
 	if (statfs(psprintf("%s/blkio", root), &fs) == 0 && fs.f_type == CGROUP_SUPER_MAGIC)
 	{
 		if (statfs(psprintf("%s/unified", root), &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
@@ -111,6 +128,89 @@ wp_cgcreate_hint(WpCgroupMode mode)
 					user, user, user, user, wp_cgroup_name);
 }
 
+/* cgroup v2: the cgroup's directory in the unified hierarchy. */
+static char *
+wp_cg2_dir(void)
+{
+	return psprintf("%s/%s", wp_cgroup_fs(), wp_cgroup_name);
+}
+
+/* Does the line-or-space separated word list in `path` hold `word`? */
+static bool
+wp_file_has_word(const char *path, const char *word)
+{
+	FILE	   *f = AllocateFile(path, "r");
+	char		buf[1024];
+	bool		found = false;
+
+	if (f == NULL)
+		return false;
+	while (!found && fscanf(f, "%1023s", buf) == 1)
+		found = strcmp(buf, word) == 0;
+	FreeFile(f);
+	return found;
+}
+
+/*
+ * cgroup v2's own checks: the cgroup exists, its parent hands it the io
+ * controller (cgroup.subtree_control: that is what creates io.max), and the
+ * server's user may write its io.max and cgroup.procs.
+ */
+static char *
+wp_cg2_problem(char **detail, char **hint)
+{
+	char	   *dir = wp_cg2_dir();
+	char	   *parent = pstrdup(dir);
+	char	   *slash = strrchr(parent, '/');
+
+	*slash = '\0';
+	if (access(dir, F_OK) != 0)
+	{
+		*hint = wp_cgcreate_hint(WP_CG_V2);
+		return psprintf("cgroup io:/%s does not exist", wp_cgroup_name);
+	}
+	if (!wp_file_has_word(psprintf("%s/cgroup.subtree_control", parent), "io"))
+	{
+		*detail = psprintf("%s/cgroup.subtree_control does not list io, so the cgroup has no io.max.",
+						   parent);
+		*hint = psprintf("As root: echo +io > %s/cgroup.subtree_control", parent);
+		return psprintf("the io controller is not enabled for cgroup io:/%s", wp_cgroup_name);
+	}
+	if (access(psprintf("%s/io.max", dir), W_OK) != 0 ||
+		access(psprintf("%s/cgroup.procs", dir), W_OK) != 0)
+	{
+		*detail = psprintf("The server cannot write %s/io.max and %s/cgroup.procs.", dir, dir);
+		*hint = wp_cgcreate_hint(WP_CG_V2);
+		return psprintf("cgroup io:/%s is not delegated to this server's user", wp_cgroup_name);
+	}
+	return NULL;
+}
+
+/* cgroup v2: write `text` to the cgroup's file `name`. */
+static void
+wp_cg2_write(const char *name, const char *text)
+{
+	char	   *path = psprintf("%s/%s", wp_cg2_dir(), name);
+	int			fd = OpenTransientFile(path, O_WRONLY | O_APPEND);
+	int			len = strlen(text);
+
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not open \"%s\": %m", path)));
+	if (write(fd, text, len) != len)
+	{
+		int			save = errno;
+
+		CloseTransientFile(fd);
+		errno = save;
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("could not write \"%s\" to \"%s\": %m", text, path)));
+	}
+	CloseTransientFile(fd);
+}
+
 /*
  * What stands between this server and capping IOPS through
  * walpressure.cgroup: NULL when nothing, else the problem, with its detail
@@ -133,6 +233,8 @@ wp_cgroup_problem(WpCgroupMode *mode, char **detail, char **hint)
 		*hint = "Mount the cgroup file system; walpressure caps IOPS through cgroup v1 blkio or v2 io.";
 		return "no cgroup hierarchy with an IO controller is mounted";
 	}
+	if (*mode == WP_CG_V2)
+		return wp_cg2_problem(detail, hint);
 	if (!wp_cgroup_initialized)
 	{
 		rc = cgroup_init();
@@ -302,28 +404,27 @@ wp_wal_device_try(WpDevice *dev)
 void
 wp_cgroup_set_limits(WpCgroupMode mode, WpDevice dev, int64 write_iops, int64 read_iops)
 {
-	struct cgroup *cg = cgroup_new_cgroup(wp_cgroup_name);
+	struct cgroup *cg;
 	struct cgroup_controller *ctl;
 	int			rc;
 
-	if (cg == NULL || (ctl = cgroup_add_controller(cg, wp_controller(mode))) == NULL)
-		elog(ERROR, "libcgroup: out of memory");
 	if (mode == WP_CG_V2)
 	{
-		char	   *w = write_iops > 0 ? psprintf(INT64_FORMAT, write_iops) : "max";
-		char	   *r = read_iops > 0 ? psprintf(INT64_FORMAT, read_iops) : "max";
-
-		rc = cgroup_set_value_string(ctl, "io.max",
-									 psprintf("%u:%u wiops=%s riops=%s", dev.major, dev.minor, w, r));
+		/* one line for the device: the kernel keeps the other devices' */
+		wp_cg2_write("io.max",
+					 psprintf("%u:%u riops=%s wiops=%s\n", dev.major, dev.minor,
+							  read_iops > 0 ? psprintf(INT64_FORMAT, read_iops) : "max",
+							  write_iops > 0 ? psprintf(INT64_FORMAT, write_iops) : "max"));
+		return;
 	}
-	else
-	{
-		rc = cgroup_set_value_string(ctl, "blkio.throttle.write_iops_device",
-									 psprintf("%u:%u " INT64_FORMAT, dev.major, dev.minor, write_iops));
-		if (rc == 0)
-			rc = cgroup_set_value_string(ctl, "blkio.throttle.read_iops_device",
-										 psprintf("%u:%u " INT64_FORMAT, dev.major, dev.minor, read_iops));
-	}
+	cg = cgroup_new_cgroup(wp_cgroup_name);
+	if (cg == NULL || (ctl = cgroup_add_controller(cg, wp_controller(mode))) == NULL)
+		elog(ERROR, "libcgroup: out of memory");
+	rc = cgroup_set_value_string(ctl, "blkio.throttle.write_iops_device",
+								 psprintf("%u:%u " INT64_FORMAT, dev.major, dev.minor, write_iops));
+	if (rc == 0)
+		rc = cgroup_set_value_string(ctl, "blkio.throttle.read_iops_device",
+									 psprintf("%u:%u " INT64_FORMAT, dev.major, dev.minor, read_iops));
 	if (rc == 0)
 		rc = cgroup_modify_cgroup(cg);
 	cgroup_free(&cg);
@@ -344,9 +445,25 @@ wp_cgroup_read_lines(WpCgroupMode mode, const char *name)
 	void	   *handle = NULL;
 	char		buf[256];
 	List	   *lines = NIL;
-	int			rc = cgroup_read_value_begin(wp_controller(mode), wp_cgroup_name,
-											 (char *) name, &handle, buf, sizeof(buf));
+	int			rc;
 
+	if (mode == WP_CG_V2)
+	{
+		FILE	   *f = AllocateFile(psprintf("%s/%s", wp_cg2_dir(), name), "r");
+
+		if (f == NULL)
+			return NIL;
+		while (fgets(buf, sizeof(buf), f) != NULL)
+		{
+			pg_strip_crlf(buf);
+			if (buf[0] != '\0')
+				lines = lappend(lines, pstrdup(buf));
+		}
+		FreeFile(f);
+		return lines;
+	}
+	rc = cgroup_read_value_begin(wp_controller(mode), wp_cgroup_name,
+								 (char *) name, &handle, buf, sizeof(buf));
 	while (rc == 0)
 	{
 		pg_strip_crlf(buf);
@@ -383,10 +500,11 @@ wp_cgroup_get_limits(WpCgroupMode mode, WpDevice dev, int64 *write_iops, int64 *
 			*sp = '\0';
 			if (!wp_parse_device(line, &d) || d.major != dev.major || d.minor != dev.minor)
 				continue;
-			if ((w = strstr(sp + 1, "wiops=")) != NULL && strncmp(w + 6, "max", 3) != 0)
-				*write_iops = strtoll(w + 6, NULL, 10);
-			if ((r = strstr(sp + 1, "riops=")) != NULL && strncmp(r + 6, "max", 3) != 0)
-				*read_iops = strtoll(r + 6, NULL, 10);
+			/* "max" is no limit; a later line for the device wins */
+			if ((w = strstr(sp + 1, "wiops=")) != NULL)
+				*write_iops = strncmp(w + 6, "max", 3) == 0 ? 0 : strtoll(w + 6, NULL, 10);
+			if ((r = strstr(sp + 1, "riops=")) != NULL)
+				*read_iops = strncmp(r + 6, "max", 3) == 0 ? 0 : strtoll(r + 6, NULL, 10);
 		}
 		return;
 	}
@@ -416,8 +534,12 @@ wp_pid_in_cgroup(WpCgroupMode mode, pid_t pid)
 	char		line[1024];
 	FILE	   *f;
 	bool		found = false;
-	char	   *want = mode == WP_CG_V2 ? psprintf("0::/%s", wp_cgroup_name)
-		: psprintf(":blkio:/%s", wp_cgroup_name);
+	char	   *want = psprintf(":blkio:/%s", wp_cgroup_name);
+
+	/* v2: the cgroup lists its processes */
+	if (mode == WP_CG_V2)
+		return wp_file_has_word(psprintf("%s/cgroup.procs", wp_cg2_dir()),
+								psprintf("%d", (int) pid));
 
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int) pid);
 	f = fopen(path, "r");
@@ -471,13 +593,67 @@ wp_server_pids(void)
  * Move every server process into the cgroup (the postmaster first, so the
  * processes it starts from now on are born there).  Returns how many are in.
  */
-int
-wp_cgroup_enroll(WpCgroupMode mode)
+/*
+ * cgroup v2: move the server's processes by writing their pids to the
+ * cgroup's cgroup.procs.  The kernel lets the server's user do that only
+ * from a cgroup within the delegated subtree (the hint says to start the
+ * server inside it); a refusal for the postmaster is an ERROR.
+ */
+static int
+wp_cg2_enroll(void)
 {
-	struct cgroup *cg = cgroup_new_cgroup(wp_cgroup_name);
 	int			in = 0;
 	ListCell   *lc;
 
+	foreach(lc, wp_server_pids())
+	{
+		pid_t		pid = lfirst_int(lc);
+		MemoryContext cxt = CurrentMemoryContext;
+
+		if (wp_pid_in_cgroup(WP_CG_V2, pid))
+		{
+			in++;
+			continue;
+		}
+		PG_TRY();
+		{
+			wp_cg2_write("cgroup.procs", psprintf("%d\n", (int) pid));
+			in++;
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			if (pid == PostmasterPid)
+			{
+				MemoryContextSwitchTo(cxt);
+				edata = CopyErrorData();
+				FlushErrorState();
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("could not move the postmaster (pid %d) into cgroup io:/%s: %s",
+								(int) pid, wp_cgroup_name, edata->message),
+						 errhint("%s", wp_cgcreate_hint(WP_CG_V2))));
+			}
+			/* a child that exited meanwhile */
+			MemoryContextSwitchTo(cxt);
+			FlushErrorState();
+		}
+		PG_END_TRY();
+	}
+	return in;
+}
+
+int
+wp_cgroup_enroll(WpCgroupMode mode)
+{
+	struct cgroup *cg;
+	int			in = 0;
+	ListCell   *lc;
+
+	if (mode == WP_CG_V2)
+		return wp_cg2_enroll();
+	cg = cgroup_new_cgroup(wp_cgroup_name);
 	if (cg == NULL || cgroup_add_controller(cg, wp_controller(mode)) == NULL)
 		elog(ERROR, "libcgroup: out of memory");
 	foreach(lc, wp_server_pids())
