@@ -47,7 +47,17 @@ SQL_PIECES = \
 	sql/install/04_sweep_api.sql \
 	sql/install/05_disk.sql \
 	sql/install/06_reading.sql
-DATA_built = walpressure--0.1.0.sql
+# The version the install script is built as (walpressure.control's
+# default_version).  A released version's script is frozen in sql/releases/;
+# every later SQL change comes with a new version, its own full script and a
+# sql/walpressure--OLD--NEW.sql update script (test/run checks all three).
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(srcdir)/walpressure.control)
+DATA_built = walpressure--$(EXTVERSION).sql
+# earlier releases' scripts (CREATE EXTENSION ... VERSION, for updates) and
+# the update scripts between them
+# (PGXS installs DATA from $(srcdir): the names are relative to it)
+DATA = $(patsubst $(srcdir)/%,%,$(filter-out $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql,\
+	$(wildcard $(srcdir)/sql/releases/walpressure--*.sql) $(wildcard $(srcdir)/sql/walpressure--*--*.sql)))
 PG_CPPFLAGS = -I$(srcdir)/src
 
 REGRESS = live samples privileges sweep_errors iops_cap statistics
@@ -62,8 +72,29 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-walpressure--0.1.0.sql: $(SQL_PIECES)
-	cat $^ > $@
+# A VPATH build (pg_buildext builds each major in build-MAJOR/) writes the
+# objects in a src/ of its own.
+ifdef VPATH
+$(shell mkdir -p src)
+endif
+
+walpressure--$(EXTVERSION).sql: $(SQL_PIECES)
+	sed '1s/@EXTVERSION@/$(EXTVERSION)/' $^ > $@
+
+# The current version's script, once released, never changes: fails if the
+# pieces no longer build the frozen sql/releases/walpressure--VERSION.sql.
+.PHONY: check-frozen
+check-frozen: walpressure--$(EXTVERSION).sql
+	@if [ -f $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql ]; then \
+		if cmp -s $< $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql; then \
+			echo "ok 1 - walpressure--$(EXTVERSION).sql is the frozen release"; \
+		else \
+			echo "not ok 1 - sql/install/ changed after $(EXTVERSION) was released: give the change a new version and an update script"; \
+			diff $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql $< | head -n 20; \
+		fi; \
+	else \
+		echo "ok 1 - $(EXTVERSION) is not released yet"; \
+	fi
 
 .PHONY: installcheck-not-preloaded
 installcheck-not-preloaded:

@@ -6,7 +6,8 @@
 WP_PACKAGES="postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl libcgroup-dev cgroup-tools
 make gcc debootstrap debian-archive-keyring build-essential bison flex
-libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev gpgv xz-utils bzip2"
+libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev gpgv xz-utils bzip2
+postgresql-server-dev-all debhelper fakeroot git"
 
 wp_die() {
 	echo "walpressure: $*" >&2
@@ -153,3 +154,17 @@ wp_chroot_umount() {
 	done
 }
 
+# The PGXN META.json validator (the pgxn_meta crate's CLI, which carries
+# PGXN's Meta v1 and v2 JSON schemas), built once from crates.io into the
+# cache; prints its path.  No network at test time.
+wp_pgxn_meta() {
+	local root=${WP_PG_CACHE:-/var/cache/walpressure}/pgxn_meta cargo
+	if [ ! -x "$root/bin/pgxn_meta" ]; then
+		cargo=$(command -v cargo || echo /root/.cargo/bin/cargo)
+		[ -x "$cargo" ] || wp_die "cargo is needed to build the META.json validator (pgxn_meta)"
+		echo "== building the META.json validator (cargo install pgxn_meta 0.7.0)" >&2
+		"$cargo" install --quiet --locked pgxn_meta --version 0.7.0 --root "$root" >&2 ||
+			wp_die "cargo install pgxn_meta failed"
+	fi
+	echo "$root/bin/pgxn_meta"
+}

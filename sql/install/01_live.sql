@@ -1,4 +1,4 @@
-/* walpressure--0.1.0.sql, built by the Makefile from sql/install/ */
+/* walpressure--@EXTVERSION@.sql, built by the Makefile from sql/install/ */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION walpressure" to load this file. \quit
@@ -118,10 +118,11 @@ SELECT sample_time,
        waiting_other,
        round(read_iops::numeric) AS read_iops,
        round(write_iops::numeric) AS write_iops
-FROM sample_rows();
+FROM sample_rows()
+ORDER BY sample_time DESC;
 
 COMMENT ON VIEW samples IS
-'One row per walpressure.sample_interval: the activity of that interval and the waits at its end';
+'One row per walpressure.sample_interval, newest first: the activity of that interval and the waits at its end';
 
 CREATE FUNCTION reset()
 RETURNS void

@@ -68,6 +68,10 @@ my $new_pid = sampler_pid();
 isnt($new_pid, $pid, 'the sampler is back, as a new process');
 ok($node->poll_query_until('postgres', q{SELECT count(*) >= 2 FROM walpressure.samples}),
 	'and it samples again');
+is($node->safe_psql('postgres', q{
+SELECT bool_and(newer > older) FROM (
+  SELECT sample_time AS newer, lead(sample_time) OVER () AS older FROM walpressure.samples) s
+WHERE older IS NOT NULL}), 't', 'walpressure.samples lists the newest interval first');
 
 # kill -9 of another server process (the WAL writer): crash-restart, then
 # everything works again
