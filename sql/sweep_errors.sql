@@ -8,6 +8,15 @@
 -- what can be swept
 SELECT walpressure.run_sweep('shared_buffers', ARRAY['1GB']);
 SELECT walpressure.run_sweep('no_such_setting', ARRAY['1']);
+-- a typo: the setting it most likely means
+SELECT walpressure.run_sweep('commit_dealy', ARRAY['1']);
+-- a real setting, but not one a sweep varies: said so
+SELECT walpressure.run_sweep('work_mem', ARRAY['4MB']);
+-- names are read as PostgreSQL reads a setting's: in any case
+SELECT walpressure.run_sweep('Commit_Delay', ARRAY['NaN']);
+SELECT walpressure.run_sweep('Commit-Delay', ARRAY['1']);
+-- a key of settings in another case: what it most likely means
+SELECT walpressure.run_sweep('commit_delay', ARRAY['1'], settings => '{"Commit_Siblings": 5}');
 SELECT walpressure.run_sweep('commit_delay', NULL);
 
 -- the values

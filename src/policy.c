@@ -24,6 +24,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/varlena.h"
 
 #include "policy.h"
 
@@ -68,7 +69,8 @@ static const char *const wp_workloads[WP_N_WORKLOADS] = {
 
 /*
  * Where `name` applies, or WP_PARAM_NONE when a sweep may not touch it.
- * Names are compared exactly: run_sweep passes what the caller typed.
+ * Names are compared exactly: run_sweep folds them to lower case first,
+ * as PostgreSQL does with a setting's name.
  */
 WpParamKind
 wp_param_kind(const char *name)
@@ -77,6 +79,35 @@ wp_param_kind(const char *name)
 		if (strcmp(name, wp_params[i].name) == 0)
 			return wp_params[i].kind;
 	return WP_PARAM_NONE;
+}
+
+/*
+ * The name a sweep knows that `name` is most likely a typo of (a few edits
+ * away, as PostgreSQL's own "Perhaps you meant" hints), or NULL.
+ */
+const char *
+wp_param_closest(const char *name)
+{
+	const char *best = NULL;
+	int			best_d = 0;
+	int			len = strlen(name);
+	int			max_d = Max(2, len / 4);
+
+	if (len >= 64)
+		return NULL;
+	for (int i = 0; i < lengthof(wp_params); i++)
+	{
+		const char *p = wp_params[i].name;
+		int			d = varstr_levenshtein_less_equal(name, len, p, strlen(p),
+													  1, 1, 1, max_d + 1, true);
+
+		if (d <= max_d && (best == NULL || d < best_d))
+		{
+			best = p;
+			best_d = d;
+		}
+	}
+	return best;
 }
 
 /*

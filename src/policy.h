@@ -35,6 +35,7 @@ typedef enum WpWorkload
 #define WP_N_WORKLOADS 6
 
 extern WpParamKind wp_param_kind(const char *name);
+extern const char *wp_param_closest(const char *name);
 extern const char *wp_data_loss(const char *name, const char *value);
 extern bool wp_workload_from_name(const char *name, WpWorkload *workload);
 extern const char *wp_workload_name(WpWorkload workload);

@@ -206,18 +206,50 @@ wp_refuse_setting(const char *name, const char *what)
 		psprintf("walpressure cannot sweep \"%s\"", name) :
 		psprintf("walpressure cannot set \"%s\" in settings", name);
 	char	   *context = wp_pg_settings(name, "context");
+	char	   *folded = pstrdup(name);
 
+	for (char *p = folded; *p; p++)
+		*p = pg_tolower((unsigned char) *p);
+	if (strcmp(folded, name) != 0 && wp_param_kind(folded) != WP_PARAM_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", msg),
+				 errdetail("The keys of settings are settings' names in lower case."),
+				 errhint("Did you mean \"%s\"?", folded)));
 	if (context != NULL && strcmp(context, "postmaster") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
 				 errmsg("%s: it takes effect only when the server restarts", msg),
 				 errhint("Sweeps change settings while the server runs. Compare %s values by restarting the server with each and running the same sweep.",
 						 name)));
+	if (context != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", msg),
+				 errdetail("\"%s\" is a setting of this server, but not one walpressure varies: a sweep changes only settings that decide how and when the WAL is written and flushed, and the load.",
+						   name),
+				 errhint("Settings: %s; load: %s.",
+						 wp_param_list(WP_PARAM_NONE), wp_param_list(WP_PARAM_LOAD))));
+	if (wp_param_closest(name) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", msg),
+				 errdetail("There is no setting \"%s\".", name),
+				 errhint("Did you mean \"%s\"?", wp_param_closest(name))));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s", msg),
+			 errdetail("There is no setting \"%s\".", name),
 			 errhint("Settings: %s; load: %s (round_trip_us also in settings, and batch_size and sql for the workloads that use them).",
 					 wp_param_list(WP_PARAM_NONE), wp_param_list(WP_PARAM_LOAD))));
+}
+
+/* A setting's name as PostgreSQL reads one: in lower case. */
+static void
+wp_fold_name(char *name)
+{
+	for (char *p = name; *p; p++)
+		*p = pg_tolower((unsigned char) *p);
 }
 
 /*
@@ -564,6 +596,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	req->batch_size = 1;
 	wp_copy_bounded(req->setting, text_to_cstring(PG_GETARG_TEXT_PP(A_SETTING)),
 					WP_NAME_MAX, "the setting's name");
+	wp_fold_name(req->setting);
 	req->kind = wp_param_kind(req->setting);
 
 	/* the cap */
