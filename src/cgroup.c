@@ -434,6 +434,25 @@ wp_cgroup_set_limits(WpCgroupMode mode, WpDevice dev, int64 write_iops, int64 re
 				 errmsg("could not set the IOPS limits of %u:%u in cgroup %s:/%s: %s",
 						dev.major, dev.minor, wp_controller(mode), wp_cgroup_name,
 						cgroup_strerror(rc))));
+
+	/*
+	 * Read them back: libcgroup 3 (Debian 13) reports success for a value
+	 * it could not write (a file the server's user may not write), which
+	 * would leave a cap in place without a word.
+	 */
+	{
+		int64		w;
+		int64		r;
+
+		wp_cgroup_get_limits(mode, dev, &w, &r);
+		if (w != write_iops || r != read_iops)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("could not set the IOPS limits of %u:%u in cgroup %s:/%s: it still reads " INT64_FORMAT " write and " INT64_FORMAT " read IOPS",
+							dev.major, dev.minor, wp_controller(mode), wp_cgroup_name, w, r),
+					 errhint("Check that the server's user may write the cgroup's files (ls -l /sys/fs/cgroup/blkio/%s).",
+							 wp_cgroup_name)));
+	}
 }
 
 /*
