@@ -195,6 +195,14 @@ wp_pg_settings(const char *name, const char *column)
 	return result;
 }
 
+/* A setting's name as PostgreSQL reads one: in lower case. */
+static void
+wp_fold_name(char *name)
+{
+	for (char *p = name; *p; p++)
+		*p = pg_tolower((unsigned char) *p);
+}
+
 /*
  * The error for a parameter a sweep cannot vary (what "sweep") or fix
  * (what "settings").
@@ -208,8 +216,7 @@ wp_refuse_setting(const char *name, const char *what)
 	char	   *context = wp_pg_settings(name, "context");
 	char	   *folded = pstrdup(name);
 
-	for (char *p = folded; *p; p++)
-		*p = pg_tolower((unsigned char) *p);
+	wp_fold_name(folded);
 	if (strcmp(folded, name) != 0 && wp_param_kind(folded) != WP_PARAM_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -244,13 +251,6 @@ wp_refuse_setting(const char *name, const char *what)
 					 wp_param_list(WP_PARAM_NONE), wp_param_list(WP_PARAM_LOAD))));
 }
 
-/* A setting's name as PostgreSQL reads one: in lower case. */
-static void
-wp_fold_name(char *name)
-{
-	for (char *p = name; *p; p++)
-		*p = pg_tolower((unsigned char) *p);
-}
 
 /*
  * May the caller set session setting `name` to `value`?  The value is
