@@ -26,6 +26,12 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '-5']);
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'sometimes']);
 SELECT walpressure.run_sweep('clients', ARRAY['4', '0']);
 SELECT walpressure.run_sweep('batch_size', ARRAY['ten']);
+-- a unit where the setting takes none, or one it does not know: the HINT
+-- says what it is in
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000ms']);
+SELECT walpressure.run_sweep('wal_writer_delay', ARRAY['1 second']);
+SELECT walpressure.run_sweep('max_wal_size', ARRAY['1 gigabyte']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['1'], settings => '{"commit_siblings": "5 sessions"}');
 
 -- the workload
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'read-only');
@@ -82,6 +88,8 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100'], clients => 1,
                              wait => false) AS first_sweep;
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
 SELECT walpressure.init_pgbench(1);
+SELECT walpressure.cancel_sweep(1);
+-- an ended sweep is not running; one that never existed does not exist
 SELECT walpressure.cancel_sweep(1);
 SELECT sweep_id, status, steps_done, steps_total FROM walpressure.sweeps;
 SELECT count(*) AS workers_left FROM pg_stat_activity

@@ -18,6 +18,8 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/plannodes.h"
@@ -357,6 +359,65 @@ wp_job_run_init(const WpInitRequest *req)
 }
 
 /*
+ * Why sweep `id` cannot be cancelled when no sweep of that id runs: it does
+ * not exist in this database, or it has ended (how and when).  The row is
+ * read as the extension's owner: the caller needs no right on the table.
+ */
+static void
+wp_refuse_not_running(int64 id)
+{
+	Oid			saved_user;
+	int			saved_sec;
+	char	   *status = NULL;
+	char	   *steps = NULL;
+
+	SPI_connect();
+	if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname = 'walpressure'",
+					true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		bool		isnull;
+		Oid			owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
+														   SPI_tuptable->tupdesc, 1, &isnull));
+
+		GetUserIdAndSecContext(&saved_user, &saved_sec);
+		SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE |
+							   SECURITY_RESTRICTED_OPERATION);
+		if (SPI_execute_with_args("SELECT status, format('%s of %s steps', steps_done, steps_total) "
+								  "FROM walpressure.sweeps "
+								  "WHERE sweep_id = $1",
+								  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(id)},
+								  NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+		{
+			char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+			char	   *f = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+
+			status = SPI_palloc(strlen(v) + 1);
+			strcpy(status, v);
+			steps = SPI_palloc(strlen(f) + 1);
+			strcpy(steps, f);
+		}
+		SetUserIdAndSecContext(saved_user, saved_sec);
+	}
+	SPI_finish();
+
+	if (status == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA_FOUND),
+				 errmsg("no sweep " INT64_FORMAT, id),
+				 errhint("walpressure.sweeps lists the sweeps of this database.")));
+	if (strcmp(status, "running") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sweep " INT64_FORMAT " is not running", id),
+				 errdetail("Its row still reads running, but no coordinator runs it: the server stopped during the sweep, and the next start closes it.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("sweep " INT64_FORMAT " is not running", id),
+			 errdetail("It has ended: %s after %s.", status, steps),
+			 errhint("walpressure.sweeps shows its row.")));
+}
+
+/*
  * cancel_sweep(sweep_id bigint) returns boolean: stop a running sweep of
  * this database and wait until it has stopped.  The steps it finished are
  * kept.
@@ -395,10 +456,7 @@ wp_cancel_sweep(PG_FUNCTION_ARGS)
 	}
 
 	if (!running)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sweep " INT64_FORMAT " is not running", id),
-				 errhint("walpressure.sweeps shows the status of every sweep.")));
+		wp_refuse_not_running(id);
 
 	for (;;)
 	{

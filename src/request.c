@@ -253,6 +253,71 @@ wp_refuse_setting(const char *name, const char *what)
 
 
 /*
+ * What a number setting takes, for the HINT of a refused value: what a bare
+ * number is in and its range, or, when it has no unit, that it takes a bare
+ * number, what it counts and its range.  NULL for the others.
+ */
+static char *
+wp_number_hint(const char *name)
+{
+	char	   *vartype = wp_pg_settings(name, "vartype");
+	char	   *unit;
+	char	   *range;
+
+	if (vartype == NULL || (strcmp(vartype, "integer") != 0 && strcmp(vartype, "real") != 0))
+		return NULL;
+	unit = wp_pg_settings(name, "unit");
+	range = psprintf("%s to %s", wp_pg_settings(name, "min_val"), wp_pg_settings(name, "max_val"));
+	if (unit == NULL)
+	{
+		/* what the bare number counts, where the setting's name does not say */
+		static const char *const counts[][2] = {
+			{"commit_delay", "microseconds"},
+			{"commit_siblings", "the number of other open transactions"},
+			{"checkpoint_completion_target", "a fraction of checkpoint_timeout"},
+		};
+
+		for (int i = 0; i < lengthof(counts); i++)
+			if (strcmp(name, counts[i][0]) == 0)
+				return psprintf("%s is a bare number with no unit: %s, from %s.", name, counts[i][1], range);
+		return psprintf("%s takes a number with no unit, from %s.", name, range);
+	}
+	if (strchr("0123456789", unit[0]) != NULL)	/* 8kB, 16MB: blocks, segments */
+		return psprintf("%s is in units of %s when given a bare number (%s).", name, unit, range);
+	return psprintf("%s is in %s when given a bare number (%s %s).", name, unit, range, unit);
+}
+
+/*
+ * set_config_option as a check, its error re-raised with what a number
+ * setting is in added to the HINT ('1000ms' for commit_delay, which is in
+ * microseconds and takes no unit; '1 second' for wal_writer_delay, in ms).
+ */
+static void
+wp_check_guc_value(const char *name, const char *value, GucContext context, GucSource source)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *hint = wp_number_hint(name);	/* read now: no query after an error */
+
+	PG_TRY();
+	{
+		(void) set_config_option(name, value, context, source,
+								 GUC_ACTION_SET, false, ERROR, false);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (edata->sqlerrcode == ERRCODE_INVALID_PARAMETER_VALUE && hint != NULL)
+			edata->hint = edata->hint ? psprintf("%s %s", edata->hint, hint) : hint;
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+}
+
+/*
  * May the caller set session setting `name` to `value`?  The value is
  * parsed by the GUC machinery with its own errors; a setting only
  * superusers may set (commit_delay, wal_compression) needs SET privilege on
@@ -261,8 +326,7 @@ wp_refuse_setting(const char *name, const char *what)
 static void
 wp_check_session_setting(const char *name, const char *value)
 {
-	(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
-							 GUC_ACTION_SET, false, ERROR, false);
+	wp_check_guc_value(name, value, PGC_SUSET, PGC_S_SESSION);
 	if (!superuser() &&
 		set_config_option(name, value, PGC_USERSET, PGC_S_SESSION,
 						  GUC_ACTION_SET, false, DEBUG1, false) == 0)
@@ -284,8 +348,7 @@ wp_check_server_setting(const char *name, const char *value, bool accept_data_lo
 {
 	char	   *source;
 
-	(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
-							 GUC_ACTION_SET, false, ERROR, false);
+	wp_check_guc_value(name, value, PGC_SIGHUP, PGC_S_FILE);
 	if (pg_parameter_aclcheck(name, GetUserId(), ACL_ALTER_SYSTEM) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

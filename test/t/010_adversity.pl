@@ -76,10 +76,10 @@ for my $bad ($id, 0, -1)
 {
 	my ($ret, $out, $err) = $node->psql('other', "SELECT walpressure.cancel_sweep($bad)",
 		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-	like($err, qr/ERROR:  55000: sweep -?\d+ is not running/, "cancel_sweep($bad) from another database: 55000, not running");
+	like($err, qr/ERROR:  P0002: no sweep -?\d+/, "cancel_sweep($bad) from another database: P0002, no such sweep there");
 }
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.cancel_sweep(0)');
-like($err, qr/sweep 0 is not running/, 'cancel_sweep(0) stops nothing');
+like($err, qr/no sweep 0/, 'cancel_sweep(0) stops nothing');
 is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"), 'running',
 	'the sweep runs on');
 
