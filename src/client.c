@@ -96,19 +96,23 @@ typedef struct WpClient
  * Apply the step's session settings, each one value the GUC machinery
  * parsed when run_sweep checked it, with the privileges of the role the
  * client runs as: a setting only superusers may set needs SET privilege on
- * it, as the role's own SET would.
+ * it, as the role's own SET would.  In a transaction, as a SET is: that
+ * privilege is read from pg_parameter_acl, which needs one (outside of one,
+ * a role granted SET on commit_delay crashed the client worker).
  */
 static void
 wp_client_apply_settings(const WpLoadSpec *spec)
 {
 	GucContext	context = superuser() ? PGC_SUSET : PGC_USERSET;
 
+	StartTransactionCommand();
 	if (spec->search_path[0] != '\0')
 		(void) set_config_option("search_path", spec->search_path, PGC_USERSET,
 								 PGC_S_SESSION, GUC_ACTION_SET, true, ERROR, false);
 	for (int i = 0; i < spec->nsettings; i++)
 		(void) set_config_option(spec->settings[i].name, spec->settings[i].value, context,
 								 PGC_S_SESSION, GUC_ACTION_SET, true, ERROR, false);
+	CommitTransactionCommand();
 }
 
 static SPIPlanPtr
