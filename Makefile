@@ -35,7 +35,8 @@ OBJS = \
 	src/init_pgbench.o \
 	src/cgroup.o \
 	src/worker.o \
-	src/fsync_probe.o
+	src/fsync_probe.o \
+	src/reading.o
 
 SHLIB_LINK = -lcgroup
 

@@ -69,11 +69,84 @@ SELECT walpressure.report(-1);
 
 -- the SVG is a well-formed document with a point per value and both series
 SELECT xml_is_well_formed_document(walpressure.plot(1001)) AS well_formed,
-       (SELECT count(*) FROM regexp_matches(walpressure.plot(1001), '<circle', 'g')) AS points,
+       (SELECT count(*) FROM regexp_matches(walpressure.plot(1001), '<circle [^>]* r="4"', 'g')) AS points,
        walpressure.plot(1001) LIKE '%write IOPS%' AS iops_axis,
-       walpressure.plot(1001) LIKE '%>commit_delay</text>%' AS x_label,
+       walpressure.plot(1001) LIKE '%>commit_delay (microseconds)</text>%' AS x_label,
        length(walpressure.plot(1001)) > 1000 AS drawn;
 SELECT xml_is_well_formed_document(walpressure.plot(1002)) AS well_formed_without_iops,
        walpressure.plot(1002) LIKE '%write IOPS%' AS iops_axis;
 
-DELETE FROM walpressure.sweeps WHERE sweep_id IN (1001, 1002);
+-- sweep 1003: commit_delay on a fast disk, measured against the server's
+-- current value (0): the delays only add waiting, and the CPUs are busy
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                server_settings, current_value, current_pos, cpus)
+VALUES (1003, 'commit_delay', '{0,1000,2000}', 10, '30 s', 'simple-update', '2 s', 3, true,
+        current_user, current_database(), 9, 9, 'done', '{"commit_siblings": "5"}', '0', 1, 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               wal_fsyncs, fsync_avg_ms, server_seconds, server_cpu_s, client_cpu_s,
+                               checkpoints_timed, checkpoints_requested, wal_buffers_full)
+SELECT 1003, step, value, pos, rep, 10, 0, '2026-11-21', 30, tps * 30, 0, tps, tps * 30, tps * 30,
+       tps * 30, 0.1, 30.1, cpu * 30, 0.2 * 30, 0, 0, 0
+FROM (VALUES (1, '0', 1, 1, 9000, 1.6), (2, '1000', 2, 1, 4000, 0.8), (3, '2000', 3, 1, 2500, 0.6),
+             (4, '0', 1, 2, 9100, 1.6), (5, '1000', 2, 2, 4100, 0.8), (6, '2000', 3, 2, 2400, 0.6),
+             (7, '0', 1, 3, 8900, 1.6), (8, '1000', 2, 3, 3900, 0.8), (9, '2000', 3, 3, 2600, 0.6))
+     AS v(step, value, pos, rep, tps, cpu);
+
+-- sweep 1004: wal_writer_delay, whose current value (200ms) is not among the
+-- values; cancelled after 2 of its 3 repeats, two values that differ less
+-- than their spread
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus)
+VALUES (1004, 'wal_writer_delay', '{10ms,1s}', 10, '30 s', 'simple-update', '2 s', 3, true,
+        current_user, current_database(), 6, 4, 'cancelled', '200ms', NULL, 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               server_seconds, checkpoints_timed, checkpoints_requested, wal_buffers_full)
+SELECT 1004, step, value, pos, rep, 10, 0, '2026-11-21', 30, tps * 30, 0, tps, tps * 30, tps * 30,
+       30.1, 0, 0, 0
+FROM (VALUES (1, '10ms', 1, 1, 1000), (2, '1s', 2, 1, 1010), (3, '10ms', 1, 2, 1020), (4, '1s', 2, 2, 1022))
+     AS v(step, value, pos, rep, tps);
+
+SELECT sweep_id, value, value_pos, repeats, tps, speedup, verdict, is_current
+FROM walpressure.results WHERE sweep_id IN (1003, 1004);
+\x on
+SELECT value, gain, verdict, apply, answer, current_value, diagnoses
+FROM walpressure.best WHERE sweep_id IN (1003, 1004);
+\x off
+SELECT * FROM walpressure.report(1003);
+SELECT * FROM walpressure.report(1004);
+-- the same setting in two sweeps, value by value; what else differs is said
+SELECT * FROM walpressure.compare(1001, 1003);
+SELECT * FROM walpressure.compare(1001, 1004);
+-- the plot leaves out the row of a current value that was not measured
+SELECT (SELECT count(*) FROM regexp_matches(walpressure.plot(1004), '<circle [^>]* r="4"', 'g')) AS points,
+       walpressure.plot(1004) LIKE '%current 200ms: not measured%' AS current_in_legend;
+-- the chart of sweep 1001: a numeric axis with round ticks, the cap and the
+-- answer in the legend, coordinates to a tenth of a pixel
+SELECT (SELECT string_agg(m[1], ' ') FROM regexp_matches(walpressure.plot(1001),
+            '<text x="[0-9.]+" y="[0-9.]+" text-anchor="middle">([0-9.]+)</text>', 'g') AS m) AS x_ticks,
+       (SELECT string_agg(m[1], ' ') FROM regexp_matches(walpressure.plot(1001),
+            '<text x="[0-9.]+" y="[0-9.]+" text-anchor="end" fill="#1f5fa8">([0-9.]+)</text>', 'g') AS m) AS tps_ticks,
+       walpressure.plot(1001) LIKE '%>cap 1000</text>%' AS cap_in_legend,
+       walpressure.plot(1001) LIKE '%best 500: 2.00x%' AS best_in_legend,
+       walpressure.plot(1001) !~ '="-?[0-9]+\.[0-9]{2,}"' AS coordinates_rounded;
+
+-- a sweep exported and imported again (as from another server): the same
+-- figures, the same answer, and where it came from
+SELECT walpressure.import(walpressure.export(1001)) AS copy \gset
+SELECT value, tps_a, tps_b, ratio, verdict FROM walpressure.compare(1001, :copy);
+SELECT origin->>'sweep_id' AS exported_as, origin ? 'system_identifier' AS fingerprinted,
+       (SELECT count(*) FROM walpressure.steps WHERE sweep_id = :copy) AS steps,
+       (SELECT answer FROM walpressure.best WHERE sweep_id = :copy) =
+       (SELECT answer FROM walpressure.best WHERE sweep_id = 1001) AS same_answer
+FROM walpressure.sweeps WHERE sweep_id = :copy;
+SELECT walpressure.import('{"format": "something else"}');
+SELECT walpressure.export(12345);
+
+-- cleaning up: delete_sweeps takes the ended sweeps older than its interval
+SELECT walpressure.delete_sweeps('1000 years');
+SELECT walpressure.delete_sweeps('0 s') >= 4 AS deleted;
+SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1004;

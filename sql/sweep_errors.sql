@@ -33,9 +33,28 @@ SELECT walpressure.run_sweep('wal_writer_delay', ARRAY['1 second']);
 SELECT walpressure.run_sweep('max_wal_size', ARRAY['1 gigabyte']);
 SELECT walpressure.run_sweep('commit_delay', ARRAY['1'], settings => '{"commit_siblings": "5 sessions"}');
 
+-- the types people type: numbers, a literal, one value, seconds
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 100000000]);
+SELECT walpressure.run_sweep('checkpoint_completion_target', ARRAY[0.5, 1.5]);
+SELECT walpressure.run_sweep('commit_delay', '{0,1000ms}');
+SELECT walpressure.run_sweep('full_page_writes', true);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['2026-01-01'::date]);
+SELECT walpressure.run_sweep('commit_delay', now());
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => 0);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => 'a minute');
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => 'NaN'::float8);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => 1e9);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, warmup => -1);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => true);
+
 -- the workload
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'read-only');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'custom');
+-- the in-server clients' custom statement is prepared before the first step
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'custom', engine => 'backend',
+                             clients => 1, settings => '{"sql": "INSERT INTO no_such_table VALUES (1)"}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'custom', engine => 'backend',
+                             clients => 1, settings => '{"sql": "INSRT INTO t VALUES (1)"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"sql": "SELECT 1"}');
 
 -- the fixed settings
@@ -74,8 +93,11 @@ SELECT walpressure.run_sweep('iops_cap', ARRAY['500', 'lots'], clients => 1);
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
 SELECT * FROM walpressure.prewarm();
 
--- nothing to cancel, nothing to build
+-- nothing to cancel, nothing to build, nothing to read
 SELECT walpressure.cancel_sweep(12345);
+SELECT * FROM walpressure.report(12345);
+SELECT walpressure.plot(12345);
+SELECT * FROM walpressure.compare(12345, 12346);
 SELECT walpressure.init_pgbench(0);
 
 -- none of this recorded anything
@@ -104,7 +126,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text)
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -160,7 +182,7 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text)
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;

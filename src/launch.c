@@ -19,6 +19,7 @@
 #include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -38,10 +39,12 @@
 #include "job.h"
 #include "job_slot.h"
 #include "recovery.h"
+#include "request.h"
 #include "shmem.h"
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(wp_cancel_sweep);
+PG_FUNCTION_INFO_V1(wp_sweeps_keep_running);
 
 /* How long a cancelled caller waits for its worker to wind down. */
 #define WP_CANCEL_WAIT_MS	30000
@@ -325,6 +328,7 @@ wp_job_run_sweep(const WpSweepRequest *req, bool wait)
 	wp_job_wait(seq, handle, true, &o);
 	if (o.finished && o.sweep_id == 0)
 		wp_job_raise(&o, "the sweep could not start: ", NULL);
+	wp_plan_notice(req, wait, o.sweep_id);
 	if (!wait)
 		return o.sweep_id;
 
@@ -356,6 +360,59 @@ wp_job_run_init(const WpInitRequest *req)
 	wp_job_wait(seq, handle, false, &o);
 	if (strcmp(o.status, "done") != 0)
 		wp_job_raise(&o, psprintf("init_pgbench %s: ", o.status), NULL);
+}
+
+/*
+ * The trigger on walpressure.sweeps (BEFORE DELETE, each row, and BEFORE
+ * TRUNCATE): the row of the sweep that runs in this database stays, since
+ * its coordinator writes its steps to it until the end.  The rows of
+ * sweeps that ended, or whose coordinator is gone (the next start closes
+ * them), may go.
+ */
+Datum
+wp_sweeps_keep_running(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	int64		running = 0;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		elog(ERROR, "walpressure._sweeps_keep_running is a trigger");
+	if (wp_shared != NULL)
+	{
+		LWLockAcquire(wp_job->lock, LW_SHARED);
+		if (wp_job->state == WP_JOB_RUNNING && wp_job->kind == WP_JOB_SWEEP &&
+			wp_job->dboid == MyDatabaseId)
+			running = wp_job->sweep_id;
+		LWLockRelease(wp_job->lock);
+	}
+	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+	{
+		if (running > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("walpressure.sweeps cannot be truncated while sweep " INT64_FORMAT " runs",
+							running),
+					 errhint("Cancel it first with SELECT walpressure.cancel_sweep(" INT64_FORMAT
+							 "); or delete the sweeps that ended with walpressure.delete_sweeps().",
+							 running)));
+		return PointerGetDatum(NULL);
+	}
+	if (running > 0)
+	{
+		bool		isnull;
+		Datum		id = heap_getattr(td->tg_trigtuple,
+									  SPI_fnumber(td->tg_relation->rd_att, "sweep_id"),
+									  td->tg_relation->rd_att, &isnull);
+
+		if (!isnull && DatumGetInt64(id) == running)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("sweep " INT64_FORMAT " is running: its row cannot be deleted", running),
+					 errdetail("Its coordinator records each step in it until the sweep ends."),
+					 errhint("Cancel it first with SELECT walpressure.cancel_sweep(" INT64_FORMAT ");",
+							 running)));
+	}
+	return PointerGetDatum(td->tg_trigtuple);
 }
 
 /*

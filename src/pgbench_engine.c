@@ -656,8 +656,8 @@ wp_pgbench_preflight(const WpSweepRequest *req)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to run pgbench on the server"),
 				 errdetail("The pgbench engine starts a program on the server, which needs the privileges of pg_execute_server_program."),
-				 errhint("A superuser can allow it with GRANT pg_execute_server_program TO %s; or run the sweep with engine => 'backend'.",
-						 quote_identifier(role))));
+				 errhint("A superuser can allow it with GRANT pg_execute_server_program TO %s; or run the sweep with engine => 'backend'. %s",
+						 quote_identifier(role), wp_sweeper_hint())));
 	if (access(path, X_OK) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),

@@ -18,6 +18,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
@@ -247,4 +249,41 @@ wp_int_setting_sql(PG_FUNCTION_ARGS)
 	if (!parse_int(text_to_cstring(PG_GETARG_TEXT_PP(0)), &result, 0, NULL))
 		PG_RETURN_NULL();
 	PG_RETURN_INT32(result);
+}
+
+PG_FUNCTION_INFO_V1(wp_setting_number_sql);
+
+/*
+ * _setting_number(setting, value) returns float8: a value of a number
+ * setting in the setting's own unit, read by the GUC machinery ('1s' for
+ * wal_writer_delay is 1000, its unit being ms), or of a load parameter (a
+ * whole number); NULL for the others (an enum, a bool, a string, an
+ * unknown name): the chart's numeric x axis.
+ */
+Datum
+wp_setting_number_sql(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *value = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			flags;
+	int			i;
+	double		d;
+
+	switch (wp_param_kind(name))
+	{
+		case WP_PARAM_LOAD:
+			if (parse_int(value, &i, 0, NULL))
+				PG_RETURN_FLOAT8(i);
+			break;
+		case WP_PARAM_SESSION:
+		case WP_PARAM_SERVER:
+			/* parse_real reads integer settings too, units and all */
+			flags = GetConfigOptionFlags(name, true);
+			if (parse_real(value, &d, flags, NULL) && !isnan(d) && !isinf(d))
+				PG_RETURN_FLOAT8(d);
+			break;
+		case WP_PARAM_NONE:
+			break;
+	}
+	PG_RETURN_NULL();
 }

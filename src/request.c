@@ -253,6 +253,17 @@ wp_refuse_setting(const char *name, const char *what)
 
 
 /*
+ * The end of a HINT for a right every sweep with the default arguments
+ * needs: the one call that grants them all.
+ */
+const char *
+wp_sweeper_hint(void)
+{
+	return psprintf("SELECT walpressure.grant_sweeper(%s); grants every right a sweep with the default arguments needs.",
+					quote_literal_cstr(quote_identifier(GetUserNameFromId(GetUserId(), false))));
+}
+
+/*
  * What a number setting takes, for the HINT of a refused value: what a bare
  * number is in and its range, or, when it has no unit, that it takes a bare
  * number, what it counts and its range.  NULL for the others.
@@ -334,8 +345,10 @@ wp_check_session_setting(const char *name, const char *value)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to set parameter \"%s\"", name),
 				 errdetail("The sweep's clients set it in their sessions as the role that runs the sweep."),
-				 errhint("A superuser can allow it with GRANT SET ON PARAMETER %s TO %s;", name,
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+				 errhint("A superuser can allow it with GRANT SET ON PARAMETER %s TO %s;%s%s", name,
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
+						 strcmp(name, "commit_delay") == 0 ? " " : "",
+						 strcmp(name, "commit_delay") == 0 ? wp_sweeper_hint() : "")));
 }
 
 /*
@@ -407,10 +420,12 @@ wp_check_may_call(const char *signature, const char *lookup, const char *why)
 				 errmsg("permission denied to %s", why),
 				 errdetail("The sweep does it as walpressure.%s would, and this role may not run that.",
 						   signature),
-				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION walpressure.%s TO %s;%s", signature,
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
-						 strncmp(signature, "prewarm", 7) == 0 ?
-						 " Or run the sweep with prewarm => false." : "")));
+				 strncmp(signature, "prewarm", 7) == 0 ?
+				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION walpressure.%s TO %s; or run the sweep with prewarm => false. %s",
+						 signature, quote_identifier(GetUserNameFromId(GetUserId(), false)),
+						 wp_sweeper_hint()) :
+				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION walpressure.%s TO %s;",
+						 signature, quote_identifier(GetUserNameFromId(GetUserId(), false)))));
 }
 
 /* The same, for a function of pg_catalog. */
@@ -610,6 +625,16 @@ wp_pgbench_scale(const char *workload)
 					(errcode(ERRCODE_UNDEFINED_TABLE),
 					 errmsg("workload %s needs the pgbench tables, and they are missing", workload),
 					 errhint("Create them with SELECT walpressure.init_pgbench(10);")));
+	if (pg_class_aclcheck(RelnameGetRelid("pgbench_branches"), GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to read the pgbench tables"),
+				 errdetail("The load runs as the role that runs the sweep, and %s reads and writes the pgbench tables.",
+						   workload),
+				 errhint("A superuser can allow it with GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_branches, pgbench_tellers TO %s; GRANT SELECT, INSERT ON pgbench_history TO %s; %s",
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
+						 wp_sweeper_hint())));
 	SPI_connect();
 	if (SPI_execute("SELECT pg_catalog.count(*)::int FROM pgbench_branches", true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not count pgbench_branches");
@@ -624,6 +649,201 @@ wp_interval_s(Interval *iv)
 {
 	return iv->time / (double) USECS_PER_SEC +
 		(iv->day + iv->month * (double) DAYS_PER_MONTH) * SECS_PER_DAY;
+}
+
+/*
+ * run_sweep's vals as text, whatever the caller typed: a text array
+ * (ARRAY['0', '1000']), an array of numbers (ARRAY[0, 1000]), a literal
+ * ('{0,1000}'), or a single value.  Each number is the text its type's output
+ * function gives; the GUC machinery parses it like any other value.
+ */
+static void
+wp_vals_as_text(FunctionCallInfo fcinfo, Datum **elems, bool **nulls, int *n)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, A_VALS);
+	Oid			elemtype;
+	ArrayType  *arr;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	if (!OidIsValid(type))
+		elog(ERROR, "run_sweep could not determine the type of vals");
+	if (type == UNKNOWNOID || type == TEXTOID || type == VARCHAROID)
+	{
+		char	   *lit = type == UNKNOWNOID ? DatumGetCString(PG_GETARG_DATUM(A_VALS)) :
+			TextDatumGetCString(PG_GETARG_DATUM(A_VALS));
+
+		/* a literal array, or one value */
+		if (lit[strspn(lit, " \t")] == '{')
+		{
+			Oid			in;
+			Oid			ioparam;
+
+			/* array_in keeps state in its FmgrInfo: called through one */
+			getTypeInputInfo(TEXTARRAYOID, &in, &ioparam);
+			arr = DatumGetArrayTypeP(OidInputFunctionCall(in, lit, ioparam, -1));
+		}
+		else
+			arr = construct_array((Datum[]) {CStringGetTextDatum(lit)}, 1, TEXTOID, -1, false, TYPALIGN_INT);
+	}
+	else if (OidIsValid(get_element_type(type)))
+		arr = PG_GETARG_ARRAYTYPE_P(A_VALS);
+	else if (type == INT2OID || type == INT4OID || type == INT8OID || type == NUMERICOID ||
+			 type == FLOAT4OID || type == FLOAT8OID || type == BOOLOID)
+	{
+		get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
+		arr = construct_array((Datum[]) {PG_GETARG_DATUM(A_VALS)}, 1, type, typlen, typbyval, typalign);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("vals must be an array of values, not %s", format_type_be(type)),
+				 errhint("For example ARRAY['0', '1000'], ARRAY[0, 1000] or '{0,1000}'.")));
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vals must be a one-dimensional array")));
+	elemtype = ARR_ELEMTYPE(arr);
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, elems, nulls, n);
+	if (elemtype != TEXTOID)
+	{
+		Oid			out;
+		bool		varlena;
+
+		if (elemtype != VARCHAROID && elemtype != INT2OID && elemtype != INT4OID &&
+			elemtype != INT8OID && elemtype != NUMERICOID && elemtype != FLOAT4OID &&
+			elemtype != FLOAT8OID && elemtype != BOOLOID && elemtype != NAMEOID &&
+			elemtype != UNKNOWNOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("vals must hold text, numbers or booleans, not %s", format_type_be(elemtype)),
+					 errhint("For example ARRAY['0', '1000'] or ARRAY[0, 1000].")));
+		getTypeOutputInfo(elemtype, &out, &varlena);
+		for (int i = 0; i < *n; i++)
+			if (!(*nulls)[i])
+				(*elems)[i] = CStringGetTextDatum(OidOutputFunctionCall(out, (*elems)[i]));
+	}
+}
+
+/*
+ * A duration argument in seconds: an interval ('60 s', interval '1 min')
+ * or a number of seconds (20, 2.5).
+ */
+static double
+wp_seconds_arg(FunctionCallInfo fcinfo, int arg, const char *name)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	Datum		d = PG_GETARG_DATUM(arg);
+
+	switch (type)
+	{
+		case INTERVALOID:
+			return wp_interval_s(DatumGetIntervalP(d));
+		case UNKNOWNOID:
+		case TEXTOID:
+		case VARCHAROID:
+			{
+				char	   *lit = type == UNKNOWNOID ? DatumGetCString(d) : TextDatumGetCString(d);
+				char	   *end;
+				double		secs = strtod(lit, &end);
+
+				/* a bare number is seconds, as for the numeric types */
+				if (end != lit && end[strspn(end, " \t")] == '\0')
+					return secs;
+				return wp_interval_s(DatumGetIntervalP(DirectFunctionCall3(interval_in,
+																		   CStringGetDatum(lit),
+																		   ObjectIdGetDatum(InvalidOid),
+																		   Int32GetDatum(-1))));
+			}
+		case INT2OID:
+			return DatumGetInt16(d);
+		case INT4OID:
+			return DatumGetInt32(d);
+		case INT8OID:
+			return (double) DatumGetInt64(d);
+		case FLOAT4OID:
+			return DatumGetFloat4(d);
+		case FLOAT8OID:
+			return DatumGetFloat8(d);
+		case NUMERICOID:
+			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("%s must be an interval or a number of seconds, not %s", name,
+							format_type_be(type)),
+					 errhint("For example %s => '60 s' or %s => 60.", name, name)));
+	}
+	return 0;					/* not reached */
+}
+
+/* The error context of the custom statement's check. */
+static void
+wp_custom_sql_context(void *arg)
+{
+	errcontext("the sweep's custom SQL (settings->>'sql'), prepared as the caller before the first step");
+}
+
+/*
+ * The statement the backend engine's clients run: parsed, analysed and
+ * planned as the caller, under the caller's search_path, so that a typo or
+ * a missing table is an error now, not in the first step.  Nothing runs.
+ */
+static void
+wp_check_custom_sql(const char *sql)
+{
+	ErrorContextCallback cb = {.previous = error_context_stack, .callback = wp_custom_sql_context};
+
+	SPI_connect();
+	error_context_stack = &cb;
+	(void) SPI_prepare(sql, 0, NULL);
+	error_context_stack = cb.previous;
+	SPI_finish();
+}
+
+/* A span of time as a DBA reads it: "2.5 s", "45 s", "7 min 30 s", "2 h 5 min". */
+static char *
+wp_span(double s)
+{
+	long		t = lrint(s);
+
+	if (s < 60)
+		return s == floor(s) ? psprintf("%ld s", t) : psprintf("%.1f s", s);
+	if (t < 3600)
+		return t % 60 ? psprintf("%ld min %ld s", t / 60, t % 60) : psprintf("%ld min", t / 60);
+	return psprintf("%ld h %ld min", t / 3600, (t % 3600) / 60);
+}
+
+/*
+ * As sweep `id` starts (job.c, once the coordinator has recorded it): one
+ * NOTICE with its plan (steps, the time its load takes, how to stop it),
+ * and a WARNING for what makes its intervals too wide to decide anything.
+ */
+void
+wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
+{
+	int			steps = req->nvals * req->repeats;
+
+	ereport(NOTICE,
+			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d repeat%s = %d step%s, each a CHECKPOINT, %s of warm-up and a %s window: %s of load at least",
+					id, req->setting, req->nvals, req->nvals > 1 ? "s" : "", req->repeats,
+					req->repeats > 1 ? "s" : "", steps, steps > 1 ? "s" : "", wp_span(req->warmup_s),
+					wp_span(req->duration_s), wp_span(steps * (req->warmup_s + req->duration_s))),
+			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
+			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
+	if (req->repeats == 2)
+		ereport(WARNING,
+				(errmsg("2 repeats give very wide intervals: a 95%% interval from two values is 12.7 standard errors wide on each side"),
+				 errdetail("Student's t with 1 degree of freedom is 12.7; with 3 repeats it is 4.3, with 5 it is 2.8."),
+				 errhint("Use repeats => 3 or more.")));
+	if (req->repeats == 1 && req->duration_s < 10)
+		ereport(WARNING,
+				(errmsg("a %s window gives each value's interval only %d per-second samples",
+						wp_span(req->duration_s), (int) req->duration_s),
+				 errdetail("With one repeat the 95%% interval comes from the window's per-second tps; under 2 samples there is none."),
+				 errhint("Use duration => '30 s' or more, or repeats => 3.")));
 }
 
 /*
@@ -679,12 +899,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	/* what is swept, and its values */
 	if (req->kind == WP_PARAM_NONE)
 		wp_refuse_setting(req->setting, "sweep");
-	if (ARR_NDIM(PG_GETARG_ARRAYTYPE_P(A_VALS)) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("vals must be a one-dimensional array")));
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(A_VALS), TEXTOID, -1, false, TYPALIGN_INT,
-					  &elems, &elem_nulls, &nelems);
+	wp_vals_as_text(fcinfo, &elems, &elem_nulls, &nelems);
 	if (nelems == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -748,8 +963,12 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clients must be at least 1")));
-	req->duration_s = wp_interval_s(PG_GETARG_INTERVAL_P(A_DURATION));
-	req->warmup_s = wp_interval_s(PG_GETARG_INTERVAL_P(A_WARMUP));
+	req->duration_s = wp_seconds_arg(fcinfo, A_DURATION, "duration");
+	req->warmup_s = wp_seconds_arg(fcinfo, A_WARMUP, "warmup");
+	if (isnan(req->duration_s) || isnan(req->warmup_s))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration and warmup must be numbers of seconds, not NaN")));
 	req->repeats = PG_GETARG_INT32(A_REPEATS);
 	if (req->duration_s <= 0)
 		ereport(ERROR,
@@ -822,8 +1041,9 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to start each step with a CHECKPOINT"),
 				 errdetail("Each step of a sweep starts with a CHECKPOINT, which needs the privileges of pg_checkpoint."),
-				 errhint("A superuser can allow it with GRANT pg_checkpoint TO %s;",
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+				 errhint("A superuser can allow it with GRANT pg_checkpoint TO %s; %s",
+						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
+						 wp_sweeper_hint())));
 	/* the data, prewarmed as the caller */
 	if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
 		wp_check_may_call("prewarm(regclass[])",
@@ -841,6 +1061,10 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 						WP_TEXT_MAX, "label");
 		req->has_label = true;
 	}
+
+	/* a custom statement of the in-server clients: parsed and planned now */
+	if (req->engine == WP_ENGINE_BACKEND && req->workload == WP_WORKLOAD_CUSTOM)
+		wp_check_custom_sql(req->sql);
 
 	PG_RETURN_INT64(wp_job_run_sweep(req, wait));
 }

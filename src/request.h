@@ -77,5 +77,7 @@ typedef struct WpInitRequest
 } WpInitRequest;
 
 extern void wp_caller_search_path(char *dst);
+extern const char *wp_sweeper_hint(void);
+extern void wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id);
 
 #endif							/* WALPRESSURE_REQUEST_H */

@@ -21,6 +21,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -28,6 +29,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -35,6 +37,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "cgroup.h"
 #include "results.h"
 
 /* ---------- transactions, as the extension's owner ---------- */
@@ -177,6 +180,145 @@ wp_interval(double seconds)
 }
 
 /*
+ * Does walpressure.`table` have `column`?  An extension not yet updated
+ * (ALTER EXTENSION walpressure UPDATE after installing a new library) has
+ * the columns of its version: the rows are recorded without the newer
+ * ones.  Inside SPI, as the owner.
+ */
+static bool
+wp_has_column(const char *table, const char *column)
+{
+	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_attribute "
+							  "WHERE attrelid = pg_catalog.to_regclass('walpressure.' || $1) "
+							  "AND attname = $2 AND NOT attisdropped",
+							  2, (Oid[]) {TEXTOID, TEXTOID},
+							  (Datum[]) {CStringGetTextDatum(table), CStringGetTextDatum(column)},
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the columns of walpressure.%s", table);
+	return SPI_processed == 1;
+}
+
+/*
+ * Do two values of a setting mean the same ('200ms' and '200' for
+ * wal_writer_delay, 'on' and 'true')?  Read by the setting's type, with
+ * its unit; other text compares without case.
+ */
+static bool
+wp_same_value(const char *vartype, int flags, const char *a, const char *b)
+{
+	if (strcmp(vartype, "integer") == 0)
+	{
+		int			x,
+					y;
+
+		return parse_int(a, &x, flags, NULL) && parse_int(b, &y, flags, NULL) && x == y;
+	}
+	if (strcmp(vartype, "real") == 0)
+	{
+		double		x,
+					y;
+
+		return parse_real(a, &x, flags, NULL) && parse_real(b, &y, flags, NULL) && x == y;
+	}
+	if (strcmp(vartype, "bool") == 0)
+	{
+		bool		x,
+					y;
+
+		return parse_bool(a, &x) && parse_bool(b, &y) && x == y;
+	}
+	return pg_strcasecmp(a, b) == 0;
+}
+
+/*
+ * The swept setting's value as the sweep found it, what a new session of
+ * the caller in this database gets (this worker connected as one), and the
+ * index of the value that means the same, -1 when none does.  NULL for the
+ * load, which has no setting.  Runs as the owner, inside the row's
+ * transaction.
+ */
+static const char *
+wp_current_value(const WpSweepRequest *req, int *pos)
+{
+	const char *cur;
+	char	   *vartype;
+	int			flags;
+
+	*pos = -1;
+	if (req->kind != WP_PARAM_SESSION && req->kind != WP_PARAM_SERVER)
+		return NULL;
+	cur = GetConfigOptionByName(req->setting, NULL, false);	/* as SHOW shows it */
+	if (SPI_execute_with_args("SELECT vartype FROM pg_catalog.pg_settings WHERE name = $1",
+							  1, (Oid[]) {TEXTOID},
+							  (Datum[]) {CStringGetTextDatum(req->setting)},
+							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the type of setting %s", req->setting);
+	vartype = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	flags = GetConfigOptionFlags(req->setting, false);
+	for (int i = 0; i < req->nvals; i++)
+		if (wp_same_value(vartype, flags, cur, req->vals[i]))
+		{
+			*pos = i;
+			break;
+		}
+	return cur;
+}
+
+/* The first line of a small file under /sys, or NULL. */
+static char *
+wp_sys_line(const char *path)
+{
+	char		buf[256];
+	FILE	   *f = AllocateFile(path, "r");
+	char	   *line = NULL;
+
+	if (f == NULL)
+		return NULL;
+	if (fgets(buf, sizeof(buf), f) != NULL)
+	{
+		buf[strcspn(buf, "\n")] = '\0';
+		line = pstrdup(buf);
+	}
+	FreeFile(f);
+	return line;
+}
+
+/*
+ * The disk pg_wal is on, for the sweep's fingerprint: "254:0 vda, not
+ * rotational" (what /sys says of it); NULL when it has no block device.
+ */
+static char *
+wp_wal_disk(void)
+{
+	WpDevice	dev;
+	char	   *uevent;
+	char	   *name = NULL;
+	char	   *rot;
+	FILE	   *f;
+	char		buf[256];
+
+	if (!wp_wal_device_try(&dev))
+		return NULL;
+	uevent = psprintf("/sys/dev/block/%u:%u/uevent", dev.major, dev.minor);
+	if ((f = AllocateFile(uevent, "r")) != NULL)
+	{
+		while (fgets(buf, sizeof(buf), f) != NULL)
+			if (strncmp(buf, "DEVNAME=", 8) == 0)
+			{
+				buf[strcspn(buf, "\n")] = '\0';
+				name = pstrdup(buf + 8);
+			}
+		FreeFile(f);
+	}
+	/* a partition's queue is its disk's */
+	rot = wp_sys_line(psprintf("/sys/dev/block/%u:%u/queue/rotational", dev.major, dev.minor));
+	if (rot == NULL)
+		rot = wp_sys_line(psprintf("/sys/dev/block/%u:%u/../queue/rotational", dev.major, dev.minor));
+	return psprintf("%u:%u%s%s%s", dev.major, dev.minor, name ? " " : "", name ? name : "",
+					rot == NULL ? "" : strcmp(rot, "0") == 0 ? ", not rotational" : ", rotational");
+}
+
+/*
  * Record the sweep row from the request; returns its id.
  */
 int64
@@ -187,6 +329,9 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	char	   *run_by;
 	int64		id;
 	bool		isnull;
+	const char *current;
+	int			current_pos;
+	char	   *wal_disk;
 
 	for (int i = 0; i < req->nvals; i++)
 		vals[i] = CStringGetTextDatum(req->vals[i]);
@@ -214,6 +359,18 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	wp_col(&row, "engine", TEXTOID,
 		   CStringGetTextDatum(req->engine == WP_ENGINE_PGBENCH ? "pgbench" : "backend"), false);
 	wp_col(&row, "script", TEXTOID, CStringGetTextDatum(req->sql), !req->is_script);
+	if (wp_has_column("sweeps", "current_value"))	/* 0.3.0 */
+	{
+		current = wp_current_value(req, &current_pos);
+		wp_col(&row, "current_value", TEXTOID, current ? CStringGetTextDatum(current) : (Datum) 0,
+			   current == NULL);
+		wp_col(&row, "current_pos", INT4OID, Int32GetDatum(current_pos + 1), current_pos < 0);
+		wp_col(&row, "cpus", INT4OID, Int32GetDatum((int32) sysconf(_SC_NPROCESSORS_ONLN)),
+			   sysconf(_SC_NPROCESSORS_ONLN) <= 0);
+		wal_disk = wp_wal_disk();
+		wp_col(&row, "wal_disk", TEXTOID, wal_disk ? CStringGetTextDatum(wal_disk) : (Datum) 0,
+			   wal_disk == NULL);
+	}
 	wp_row_insert(&row, "walpressure.sweeps", "sweep_id");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 
@@ -275,6 +432,7 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 	bool		batch = req->workload == WP_WORKLOAD_BATCH_INSERT;
 	bool		rows = batch || req->workload == WP_WORKLOAD_INSERT_ONLY;
 	int			rc;
+	bool		with_time;
 
 	wp_col(&row, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
 	wp_col(&row, "step", INT4OID, Int32GetDatum(step), false);
@@ -333,6 +491,7 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 
 	wp_owner_begin();
 	wp_row_insert(&row, "walpressure.steps", NULL);
+	with_time = wp_has_column("step_samples", "sample_time");	/* 0.3.0 */
 	for (int i = 0; i < nsamples; i++)
 	{
 		const WpStepSample *s = &samples[i];
@@ -341,6 +500,8 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 		wp_col(&srow, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
 		wp_col(&srow, "step", INT4OID, Int32GetDatum(step), false);
 		wp_col(&srow, "second", INT4OID, Int32GetDatum(i + 1), false);
+		if (with_time)
+			wp_col(&srow, "sample_time", TIMESTAMPTZOID, TimestampTzGetDatum(s->at), false);
 		wp_col(&srow, "tps", FLOAT8OID, Float8GetDatum(s->tps), false);
 		wp_col_fig(&srow, "latency_p50_ms", s->latency_p50_ms);
 		wp_col_fig(&srow, "latency_p99_ms", s->latency_p99_ms);

@@ -82,7 +82,12 @@ wp_live_row(Tuplestorestate *ts, TupleDesc desc, const char *window,
 	bool		nulls[WP_LIVE_COLS];
 	double		seconds = (double) (end->ts - start->ts) / USECS_PER_SEC;
 	double		commits = DELTA(commits);
-	double		wal_fsyncs = DELTA(wal_sync);
+	/*
+	 * pg_stat_wal shows a backend's fsyncs up to a second late, the probe
+	 * counts the leaders' at once: every leader's fsync is a WAL fsync, so
+	 * the row never shows fewer WAL fsyncs than its leaders did.
+	 */
+	double		wal_fsyncs = Max(DELTA(wal_sync), DELTA(leader_fsyncs));
 	WpHistSnap *delta = palloc(sizeof(WpHistSnap));
 
 	memset(nulls, 0, sizeof(nulls));
@@ -189,7 +194,8 @@ wp_sample_row(Tuplestorestate *ts, TupleDesc desc, const WpCounters *base,
 	bool		nulls[WP_SAMPLE_COLS];
 	const WpCounters *start = prev ? &prev->c : base;
 	const WpCounters *end = &s->c;
-	double		wal_fsyncs = DELTA(wal_sync);
+	/* as in walpressure.live: never fewer than the leaders' own fsyncs */
+	double		wal_fsyncs = Max(DELTA(wal_sync), DELTA(leader_fsyncs));
 	double		seconds = (double) (end->ts - start->ts) / USECS_PER_SEC;
 
 	memset(nulls, 0, sizeof(nulls));

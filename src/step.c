@@ -173,6 +173,7 @@ wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
 			WpStepSample *s = &samples[*nsamples];
 
 			marks[(*nsamples)++] = cnow.ts;
+			s->at = cnow.ts;
 			s->tps = (tnow->txns - tprev->txns) / secs;
 			wp_hist_subtract(delta, &tnow->hist, &tprev->hist);
 			s->latency_p50_ms = wp_us_to_ms(wp_hist_percentile(delta, 0.50));

@@ -29,6 +29,7 @@ typedef struct WpStepPlan
 /* One second of a step's measured window. */
 typedef struct WpStepSample
 {
+	TimestampTz at;				/* the second's end */
 	double		tps;
 	double		latency_p50_ms;
 	double		latency_p99_ms;

@@ -32,7 +32,12 @@ CREATE TABLE sweeps (
     server_version text NOT NULL DEFAULT current_setting('server_version'),
     walpressure_version text,
     started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-    finished_at timestamptz
+    finished_at timestamptz,
+    current_value text,
+    current_pos int,
+    cpus int,
+    wal_disk text,
+    origin jsonb
 );
 
 COMMENT ON TABLE sweeps IS
@@ -43,6 +48,16 @@ COMMENT ON COLUMN sweeps.script IS
 'the pgbench script the sweep ran (run_sweep''s script argument), NULL for the others';
 COMMENT ON COLUMN sweeps.server_originals IS
 'the server-wide settings the sweep changed, as they were before its first change, and whether postgresql.auto.conf set them';
+COMMENT ON COLUMN sweeps.current_value IS
+'the swept setting''s value when the sweep started, as a new session of the role that ran it gets it (NULL: the load, not a setting): what best and results compare against';
+COMMENT ON COLUMN sweeps.current_pos IS
+'the position in vals of the value that means current_value (''200ms'' and ''200'' alike), NULL when none does';
+COMMENT ON COLUMN sweeps.cpus IS
+'CPUs online on the server when the sweep started';
+COMMENT ON COLUMN sweeps.wal_disk IS
+'the disk pg_wal was on when the sweep started: MAJ:MIN, its name, rotational or not';
+COMMENT ON COLUMN sweeps.origin IS
+'for a sweep brought in with import(): the server it ran on (system identifier, version, CPUs, disk, settings), its id there and when it was exported; NULL for a sweep that ran here';
 COMMENT ON COLUMN sweeps.server_settings_restored IS
 'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
 
@@ -135,12 +150,28 @@ CREATE TABLE step_samples (
     commits bigint NOT NULL,
     wal_fsyncs bigint,
     wal_bytes bigint,
+    sample_time timestamptz,
     PRIMARY KEY (sweep_id, step, second),
     FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
 );
 
 COMMENT ON TABLE step_samples IS
 'Each second of each step''s measured window (WAL figures lag up to a second: pg_stat_wal is flushed once a second)';
+
+COMMENT ON COLUMN step_samples.sample_time IS
+'when the second ended (NULL for samples recorded before walpressure 0.3.0)';
+
+-- A running sweep's row stays: its coordinator writes to it until the end.
+-- Rows of sweeps that ended, or whose coordinator is gone, may go.
+CREATE FUNCTION _sweeps_keep_running()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'wp_sweeps_keep_running'
+LANGUAGE C;
+
+CREATE TRIGGER keep_running BEFORE DELETE ON sweeps
+    FOR EACH ROW EXECUTE FUNCTION _sweeps_keep_running();
+CREATE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
+    FOR EACH STATEMENT EXECUTE FUNCTION _sweeps_keep_running();
 
 SELECT pg_catalog.pg_extension_config_dump('sweeps', '');
 SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');

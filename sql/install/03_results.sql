@@ -66,6 +66,13 @@ WITH seconds AS (
     SELECT sweep_id, value_pos, min(value) AS value
     FROM steps
     GROUP BY sweep_id, value_pos
+    UNION ALL
+    -- the server's value when the sweep started, when it is not among them:
+    -- a row that says so (value_pos 0)
+    SELECT w.sweep_id, 0, w.current_value
+    FROM sweeps w
+    WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
+      AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
 ), stats AS (
     -- the sample behind each interval: the repeats' means when there are
     -- two or more, else the single step's seconds
@@ -119,8 +126,9 @@ SELECT s.sweep_id,
        round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
        round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
        round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
-       CASE WHEN v.sweep_id IS NULL THEN 'discarded'
-            WHEN a.value_pos = 1 THEN 'baseline'
+       CASE WHEN a.value_pos = 0 THEN 'not measured'
+            WHEN v.sweep_id IS NULL THEN 'discarded'
+            WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'
             WHEN b.sweep_id IS NULL THEN 'no baseline'
             WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
             WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
@@ -129,15 +137,17 @@ SELECT s.sweep_id,
        END AS verdict,
        v.ci_basis,
        v.data_loss,
-       coalesce(l.steps_discarded, 0) AS steps_discarded
+       coalesce(l.steps_discarded, 0) AS steps_discarded,
+       coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current
 FROM vals a
 JOIN sweeps s USING (sweep_id)
 LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
--- the baseline is the first value, as the sweep was asked; when none of its
--- steps counts, there is none (no speedup against another value)
-LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = 1
+-- the baseline is the server's value when the sweep started, when it is
+-- among the values; else the first value, as the sweep was asked; when none
+-- of its steps counts, there is none (no speedup against another value)
+LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
 LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
 ORDER BY s.sweep_id, a.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the first value and the verdict (faster / slower / within noise: non-overlapping 95% intervals); steps left out of the figures (steps.discarded) are counted in steps_discarded, and a value with no step that counts reads discarded; when the first value has none, the others read no baseline';
+'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the baseline and the verdict (faster / slower / within noise: non-overlapping 95% intervals).  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded, and a value with no step that counts reads discarded; when the baseline has none, the others read no baseline';

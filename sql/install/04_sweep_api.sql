@@ -99,15 +99,17 @@ AS 'MODULE_PATHNAME', 'wp_int_setting_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
 -- Every argument is checked in C, as the caller, before anything starts;
--- the checked request goes to the coordinator as it is.
+-- the checked request goes to the coordinator as it is.  vals takes what
+-- people type: ARRAY['0', '1000'], ARRAY[0, 1000], '{0,1000}'; duration and
+-- warmup an interval ('60 s') or a number of seconds (60).
 CREATE FUNCTION run_sweep(
     setting text,
-    vals text[],
+    vals "any",
     clients int DEFAULT 10,
-    duration interval DEFAULT '60 s',
+    duration "any" DEFAULT '60 s'::interval,
     workload text DEFAULT 'simple-update',
     iops_cap int DEFAULT NULL,
-    warmup interval DEFAULT '5 s',
+    warmup "any" DEFAULT '5 s'::interval,
     repeats int DEFAULT 1,
     settings jsonb DEFAULT '{}',
     prewarm bool DEFAULT true,
@@ -120,8 +122,8 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -161,8 +163,129 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
 GRANT SELECT ON sweeps, steps, step_samples, results, progress TO pg_monitor;
+
+--
+-- Who may sweep, and cleaning up.
+--
+
+-- Every right a sweep with the default arguments needs, in one call: the
+-- schema, run_sweep, cancel_sweep, prewarm, reading the results, a
+-- CHECKPOINT per step (pg_checkpoint), setting commit_delay (the setting
+-- sweeps are made for; only superusers may by default), the server's pgbench (the default
+-- engine: pg_execute_server_program, which lets the role run any program as
+-- the server's OS user; engine => 'backend' needs none of it), and the rows
+-- of the pgbench tables the load reads and writes.  Returns each GRANT.
+CREATE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    r text := grant_sweeper.role::text;
+    g text;
+    t text;
+BEGIN
+    IF grant_sweeper.engine NOT IN ('pgbench', 'backend') THEN
+        RAISE EXCEPTION 'unknown engine "%"', grant_sweeper.engine
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Engines: pgbench, backend.';
+    END IF;
+    FOREACH g IN ARRAY ARRAY[
+        format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text), '
+               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
+        format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
+               'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
+        format('GRANT pg_checkpoint TO %s', r),
+        format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
+    LOOP
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    IF grant_sweeper.engine = 'pgbench' THEN
+        g := format('GRANT pg_execute_server_program TO %s', r);
+        EXECUTE g;
+        RETURN NEXT g || '   -- the default engine runs the server''s pgbench: this lets the role run any program as the server''s OS user';
+    END IF;
+    -- the pgbench tables the caller's search_path finds (as run_sweep will),
+    -- when they exist
+    FOR t, g IN
+        SELECT c.oid::regclass::text, CASE WHEN c.relname = 'pgbench_history' THEN 'SELECT, INSERT' ELSE 'SELECT, UPDATE' END
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
+        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
+        ORDER BY 1
+    LOOP
+        g := format('GRANT %s ON %s TO %s', g, t, r);
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    IF NOT FOUND THEN
+        RAISE NOTICE 'no pgbench tables yet: after walpressure.init_pgbench(), call grant_sweeper again for their rows';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION grant_sweeper(regrole, text) IS
+'Grant a role every right a sweep with the default arguments needs (engine => ''backend'': without pg_execute_server_program); returns the GRANTs';
+
+-- The reverse of grant_sweeper.
+CREATE FUNCTION revoke_sweeper(role regrole)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    r text := revoke_sweeper.role::text;
+    g text;
+    t text;
+BEGIN
+    FOR t IN
+        SELECT c.oid::regclass::text
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
+        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
+        ORDER BY 1
+    LOOP
+        g := format('REVOKE SELECT, INSERT, UPDATE ON %s FROM %s', t, r);
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    FOREACH g IN ARRAY ARRAY[
+        format('REVOKE pg_execute_server_program FROM %s', r),
+        format('REVOKE pg_checkpoint FROM %s', r),
+        format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
+        format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
+               'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text), '
+               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
+        format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
+    LOOP
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+END
+$$;
+
+COMMENT ON FUNCTION revoke_sweeper(regrole) IS
+'Revoke what grant_sweeper granted; returns the REVOKEs';
+
+-- Delete the sweeps that ended before now() - older_than, with their steps
+-- and samples; a running sweep is never deleted.  Returns how many went.
+CREATE FUNCTION delete_sweeps(older_than interval)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+    WITH gone AS (
+        DELETE FROM walpressure.sweeps
+        WHERE status <> 'running' AND coalesce(finished_at, started_at) < now() - older_than
+        RETURNING 1)
+    SELECT count(*) FROM gone;
+END;
+
+COMMENT ON FUNCTION delete_sweeps(interval) IS
+'Delete the sweeps that ended more than older_than ago (steps and samples with them); never a running one; returns how many';
+
+REVOKE ALL ON FUNCTION grant_sweeper(regrole, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION revoke_sweeper(regrole) FROM PUBLIC;
+REVOKE ALL ON FUNCTION delete_sweeps(interval) FROM PUBLIC;

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(25);
+SELECT plan(29);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -17,9 +17,13 @@ SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
 
 SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))
-FROM (VALUES ('run_sweep', ARRAY['text', 'text[]', 'integer', 'interval', 'text', 'integer',
-                                 'interval', 'integer', 'jsonb', 'boolean', 'text', 'boolean',
+FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'integer',
+                                 '"any"', 'integer', 'jsonb', 'boolean', 'text', 'boolean',
                                  'boolean', 'text', 'text']),
+             ('grant_sweeper', ARRAY['regrole', 'text']),
+             ('revoke_sweeper', ARRAY['regrole']),
+             ('delete_sweeps', ARRAY['interval']),
+             ('import', ARRAY['jsonb']),
              ('progress_row', '{}'),
              ('cancel_sweep', ARRAY['bigint']),
              ('init_pgbench', ARRAY['integer']),

@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(35);
+SELECT plan(46);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -32,27 +32,33 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'read_iops', 'fsync_avg_ms', 'wal_mb', 'fpi_pct', 'wal_buffers_full',
     'checkpoints_timed', 'checkpoints_requested', 'checkpoint_write_s',
     'checkpoint_sync_s', 'retries', 'speedup', 'speedup_ci_low', 'speedup_ci_high',
-    'verdict', 'ci_basis', 'data_loss', 'steps_discarded']);
+    'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
-    'verdict', 'apply', 'diagnoses']);
+    'verdict', 'apply', 'diagnoses', 'answer', 'current_value']);
 SELECT table_privs_are('walpressure', 'best', 'pg_monitor', ARRAY['SELECT']);
 SELECT function_returns('walpressure', 'report', ARRAY['bigint'], 'setof text');
 SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
+SELECT function_returns('walpressure', 'compare', ARRAY['bigint', 'bigint'], 'setof record');
+SELECT function_lang_is('walpressure', f, ARRAY['bigint'], 'c', format('%s checks its sweep id in C (no PL/pgSQL CONTEXT)', f))
+FROM unnest(ARRAY['report', 'plot']) AS f;
+SELECT has_trigger('walpressure', 'sweeps', t, format('sweeps: trigger %s', t))
+FROM unnest(ARRAY['keep_running', 'keep_running_truncate']) AS t;
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
 FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss',
                    'wal_lsn_start', 'wal_lsn_end', 'discarded', 'setup_s', 'client_cpu_s', 'server_cpu_s']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
-                   'engine', 'script']) AS c;
+                   'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin']) AS c;
+SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
 
 SELECT is(
     (SELECT pg_get_function_arguments('walpressure.run_sweep'::regproc)),
-    'setting text, vals text[], clients integer DEFAULT 10, duration interval DEFAULT ''00:01:00''::interval, '
+    'setting text, vals "any", clients integer DEFAULT 10, duration "any" DEFAULT ''00:01:00''::interval, '
     'workload text DEFAULT ''simple-update''::text, iops_cap integer DEFAULT NULL::integer, '
-    'warmup interval DEFAULT ''00:00:05''::interval, repeats integer DEFAULT 1, '
+    'warmup "any" DEFAULT ''00:00:05''::interval, repeats integer DEFAULT 1, '
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
     'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
     'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text',

@@ -6,6 +6,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes qw(usleep);
 
 my $node = PostgreSQL::Test::Cluster->new('sampler');
 $node->init;
@@ -101,6 +102,30 @@ is($node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.live}), '2',
 my $log = slurp_file($node->logfile);
 unlike($log, qr/walpressure.*(ERROR|FATAL)|(ERROR|FATAL).*walpressure/,
 	'no error from walpressure in the server log');
+
+# Under load, the live view and the samples never show more leaders'
+# fsyncs than WAL fsyncs in one row (pg_stat_wal shows a backend's fsyncs up
+# to a second late, the probe counts the leaders' at once)
+$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+$node->safe_psql('postgres', 'SELECT walpressure.reset()');
+my $sid = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY[0], engine => 'backend', clients => 4,
+                             duration => 6, warmup => 0, prewarm => false, wait => false)});
+my ($rows, $over) = (0, 0);
+for (1 .. 40)
+{
+	my ($n, $bad) = split /\|/, $node->safe_psql('postgres', q{
+SELECT count(*), count(*) FILTER (WHERE leader_fsyncs > wal_fsyncs) FROM walpressure.live WHERE commits > 0});
+	$rows += $n;
+	$over += $bad;
+	usleep(150_000);
+}
+ok($rows > 40, "live read $rows times under load");
+is($over, 0, 'leader_fsyncs never exceeds wal_fsyncs in a row of live');
+is($node->safe_psql('postgres', q{SELECT count(*) FILTER (WHERE leaders > wal_fsyncs) FROM walpressure.samples}),
+	'0', 'nor leaders in a row of samples');
+$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $sid})
+  or die 'the sweep did not end';
 
 $node->stop;
 done_testing();

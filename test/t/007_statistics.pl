@@ -33,10 +33,43 @@ FROM walpressure.results WHERE sweep_id = $id});
 is($aa, 'baseline within noise within noise', 'an A/A sweep reads within noise');
 is($node->safe_psql('postgres', qq{SELECT ci_basis FROM walpressure.results WHERE sweep_id = $id LIMIT 1}),
 	'repeats', 'with repeats the intervals come from the repeats');
-is($node->safe_psql('postgres', qq{SELECT value FROM walpressure.best WHERE sweep_id = $id}), '0',
-	'best keeps the first value when nothing beats it');
+is($node->safe_psql('postgres', qq{SELECT value || ' ' || (apply IS NULL) || ' ' || answer FROM walpressure.best WHERE sweep_id = $id}),
+	'0 true keep commit_delay = 0: no value is faster than it beyond its 95% interval',
+	'best keeps the current value when nothing beats it, with no ALTER SYSTEM line');
 like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
-	qr/no value differs from the first beyond noise/, 'and says that nothing differs beyond noise');
+	qr/no value differs from commit_delay = 0 \(the current value\) beyond noise/, 'and says that nothing differs beyond noise');
+is($node->safe_psql('postgres', qq{SELECT current_value || ' ' || current_pos FROM walpressure.sweeps WHERE sweep_id = $id}),
+	'0 1', 'the sweep recorded the server\'s value of commit_delay and found it among its values');
+
+# the server's current value, set for the database, not among the values: a
+# row that says so, and the answer keeps it unless a value beats the first
+$node->safe_psql('postgres', q{ALTER DATABASE postgres SET commit_delay = 7});
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 10], engine => 'backend', clients => 2, duration => 2,
+                             warmup => 0, repeats => 3, prewarm => false)});
+$node->safe_psql('postgres', q{ALTER DATABASE postgres RESET commit_delay});
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ':' || value_pos || ':' || verdict || ':' || is_current, ' ' ORDER BY value_pos)
+FROM walpressure.results WHERE sweep_id = $id AND value_pos = 0}),
+	'7:0:not measured:true', 'a current value that is not among the values has its own row, not measured');
+is($node->safe_psql('postgres', qq{SELECT value || ' ' || current_value FROM walpressure.best WHERE sweep_id = $id}),
+	'7 7', 'best keeps it when no value beats the first');
+like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
+	qr/the server's value when the sweep started, 7, is not among the values/, 'and says it was not measured');
+
+# the plan of a sweep before it starts, and the warning for 2 repeats
+my ($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', '{0,10}', engine => 'backend', clients => 2, duration => 2.5,
+                             warmup => 0, repeats => 2, prewarm => false)});
+like($err, qr/NOTICE:  sweep (\d+) of commit_delay: 2 values x 2 repeats = 4 steps, each a CHECKPOINT, 0 s of warm-up and a 2.5 s window: 10 s of load at least\nHINT:  Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep\(\1\); from another session/,
+	'one NOTICE with the plan, how to cancel it, before the steps');
+like($err, qr/WARNING:  2 repeats give very wide intervals/, 'a WARNING for 2 repeats');
+like($err, qr/NOTICE:  sweep \d+ of commit_delay.*NOTICE:  sweep \d+ step 1\/4/s, 'the plan comes before the first step');
+my $sid = $out;
+is($node->safe_psql('postgres', qq{
+SELECT count(*) = count(sample_time) AND max(sample_time) - min(sample_time) BETWEEN '0.5 s' AND '2.5 s'
+FROM walpressure.step_samples WHERE sweep_id = $sid AND step = 1}),
+	't', 'each second of a step carries when it ended');
 
 # a real effect: synchronous_commit off against on
 $id = $node->safe_psql('postgres', q{
@@ -51,6 +84,9 @@ SELECT verdict FROM walpressure.results WHERE sweep_id = $id AND value = 'off'})
 is($node->safe_psql('postgres', qq{SELECT value || ' | ' || apply FROM walpressure.best WHERE sweep_id = $id}),
 	q{off | ALTER SYSTEM SET synchronous_commit = 'off'; SELECT pg_reload_conf();},
 	'best gives the value and the line that applies it');
+like($node->safe_psql('postgres', qq{SELECT answer FROM walpressure.best WHERE sweep_id = $id}),
+	qr/^change synchronous_commit to off: [\d.]+x the tps of synchronous_commit = on, the current value \(95% interval [\d.]+-[\d.]+\)$/,
+	'and answers: change it, against the current value');
 is($node->safe_psql('postgres', qq{
 SELECT gain_ci_low > 1 AND gain_ci_low <= gain AND gain <= gain_ci_high FROM walpressure.best WHERE sweep_id = $id}),
 	't', 'its gain interval is above 1 and holds the gain');

@@ -174,20 +174,58 @@ FROM walpressure.sweeps WHERE sweep_id = $id}),
 		'done true 0:1 10:0', 'the sweep goes on; results leave the discarded step out');
 }
 
-# the README's grant list, as written, lets a role run a sweep with the
-# default arguments (engine pgbench, prewarm)
+# grant_sweeper, as the README calls it, gives a role exactly what a sweep
+# with the default arguments needs (engine pgbench, prewarm, commit_delay);
+# revoke_sweeper takes it back
 my $readme = slurp_file("$ENV{TESTDIR}/README.md");
-my ($grants) = $readme =~ /To let a role other than a superuser run sweeps.*?```sql\n(.*?)```/s;
-ok(defined $grants && $grants =~ /GRANT/, 'the README has a grant list');
-$grants =~ s/\bTO r;/TO regress_grantee;/g;
-$node->safe_psql('postgres', "CREATE ROLE regress_grantee LOGIN;\n$grants");
+my ($call) = $readme =~ /To let a role other than a superuser run sweeps.*?```sql\n(SELECT \* FROM walpressure\.grant_sweeper\('r'\);)/s;
+ok(defined $call, 'the README grants a sweeper with one call');
+$call =~ s/'r'/'regress_grantee'/;
+$node->safe_psql('postgres', "CREATE ROLE regress_grantee LOGIN;\n$call");
 ($ret, $out, $err) = $node->psql('postgres', q{
-SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s', warmup => '0 s')},
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 100], clients => 1, duration => 1, warmup => 0)},
 	extra_params => [ '-U', 'regress_grantee' ]);
-is($ret, 0, 'a role with exactly the README\'s grants runs a default sweep') or diag($err);
+is($ret, 0, 'a role given grant_sweeper runs a default sweep of commit_delay') or diag($err);
 is($node->safe_psql('postgres', qq{SELECT engine || ' ' || status || ' ' || run_by || ' ' || prewarm
                                    FROM walpressure.sweeps WHERE sweep_id = '$out'}),
 	'pgbench done regress_grantee true', 'its sweep ran pgbench, prewarmed, and is done');
+is(scalar $node->psql('postgres', "SELECT count(*) FROM walpressure.best WHERE sweep_id = '$out'",
+	extra_params => [ '-U', 'regress_grantee' ]), 0, 'and it reads its answer');
+$node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.revoke_sweeper('regress_grantee')});
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 100], clients => 1, duration => 1, warmup => 0)},
+	extra_params => [ '-U', 'regress_grantee' ]);
+like($err, qr/permission denied for schema walpressure/, 'revoke_sweeper takes it back');
+is($node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = 'regress_grantee'}),
+	'0', 'no role membership is left');
+# with the backend engine, no right to run programs
+$node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.grant_sweeper('regress_grantee', engine => 'backend')});
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 100], clients => 1, duration => 1, warmup => 0, engine => 'backend')},
+	extra_params => [ '-U', 'regress_grantee' ]);
+is($ret, 0, 'grant_sweeper(engine => backend): a backend sweep runs') or diag($err);
+($ret, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 100], clients => 1, duration => 1, warmup => 0)},
+	extra_params => [ '-U', 'regress_grantee' ]);
+like($err, qr/permission denied to run pgbench on the server.*HINT:.*grant_sweeper/s,
+	'and not pgbench, whose refusal names grant_sweeper');
+$node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.revoke_sweeper('regress_grantee')});
+
+# a running sweep's row cannot be deleted or truncated away; ended ones can
+my $running = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '20 s',
+                             warmup => '0 s', prewarm => false, engine => 'backend', wait => false)});
+($ret, $out, $err) = $node->psql('postgres', "DELETE FROM walpressure.sweeps WHERE sweep_id = $running",
+	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  55006: sweep $running is running: its row cannot be deleted/, 'DELETE of the running sweep: 55006');
+($ret, $out, $err) = $node->psql('postgres', 'TRUNCATE walpressure.sweeps CASCADE');
+like($err, qr/cannot be truncated while sweep $running runs/, 'TRUNCATE while it runs: refused');
+is($node->safe_psql('postgres', q{SELECT walpressure.delete_sweeps('0 s') > 0}), 't',
+	'delete_sweeps deletes the ended sweeps meanwhile');
+is($node->safe_psql('postgres', q{SELECT walpressure.cancel_sweep(} . $running . q{)}), 't', 'the sweep runs on, and is cancelled');
+is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $running"), 'cancelled',
+	'its row kept to its end');
 
 is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'}),
 	$checkpointer, 'no crash-restart (the checkpointer kept its pid)');

@@ -63,6 +63,9 @@ SELECT string_agg(line, E'\n' ORDER BY line) FROM (
   SELECT 'index ' || pg_get_indexdef(i.indexrelid)
   FROM members m JOIN pg_index i ON m.classid = 'pg_class'::regclass AND i.indrelid = m.objid
   UNION ALL
+  SELECT 'trigger ' || pg_get_triggerdef(tg.oid)
+  FROM members m JOIN pg_trigger tg ON m.classid = 'pg_class'::regclass AND tg.tgrelid = m.objid AND NOT tg.tgisinternal
+  UNION ALL
   SELECT 'type ' || t.oid::regtype FROM members m JOIN pg_type t ON m.classid = 'pg_type'::regclass AND m.objid = t.oid
 ) l};
 
@@ -87,7 +90,21 @@ FROM walpressure.sweeps s JOIN walpressure.steps st USING (sweep_id) WHERE s.swe
 	my $before = $node->safe_psql($db, $data_sql);
 	like($before, qr/^done before the update 2 /, "$old: a sweep recorded before the update");
 
+	# a role the DBA let run sweeps keeps that right across the update
+	$node->safe_psql($db, qq{
+DO \$\$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'regress_sweeper') THEN CREATE ROLE regress_sweeper; END IF; END \$\$;
+GRANT USAGE ON SCHEMA walpressure TO regress_sweeper;
+SELECT format('GRANT EXECUTE ON FUNCTION %s TO regress_sweeper', p.oid::regprocedure)
+FROM pg_proc p WHERE p.proname = 'run_sweep' AND p.pronamespace = 'walpressure'::regnamespace \\gexec});
 	$node->safe_psql($db, 'ALTER EXTENSION walpressure UPDATE');
+	is($node->safe_psql($db, q{
+SELECT string_agg(has_function_privilege('regress_sweeper', p.oid, 'EXECUTE')::text, ',')
+FROM pg_proc p WHERE p.proname = 'run_sweep' AND p.pronamespace = 'walpressure'::regnamespace}),
+		'true', "$old: the role granted run_sweep before the update may run it after");
+	$node->safe_psql($db, q{
+SELECT format('REVOKE EXECUTE ON FUNCTION %s FROM regress_sweeper', p.oid::regprocedure)
+FROM pg_proc p WHERE p.proname = 'run_sweep' AND p.pronamespace = 'walpressure'::regnamespace \gexec
+REVOKE USAGE ON SCHEMA walpressure FROM regress_sweeper;});
 	is($node->safe_psql($db, q{SELECT extversion FROM pg_extension WHERE extname = 'walpressure'}),
 		$current, "$old: ALTER EXTENSION walpressure UPDATE reaches $current");
 	my $updated = $node->safe_psql($db, $catalog);
