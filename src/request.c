@@ -827,7 +827,7 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 	int			steps = req->nvals * req->repeats;
 
 	ereport(NOTICE,
-			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d repeat%s = %d step%s, each a CHECKPOINT, %s of warm-up and a %s window: %s of load at least",
+			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d repeat%s = %d step%s (each a CHECKPOINT, %s of warm-up, %s measured): %s of load at least",
 					id, req->setting, req->nvals, req->nvals > 1 ? "s" : "", req->repeats,
 					req->repeats > 1 ? "s" : "", steps, steps > 1 ? "s" : "", wp_span(req->warmup_s),
 					wp_span(req->duration_s), wp_span(steps * (req->warmup_s + req->duration_s))),

@@ -61,7 +61,7 @@ like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHER
 my ($ret, $out, $err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', '{0,10}', engine => 'backend', clients => 2, duration => 2.5,
                              warmup => 0, repeats => 2, prewarm => false)});
-like($err, qr/NOTICE:  sweep (\d+) of commit_delay: 2 values x 2 repeats = 4 steps, each a CHECKPOINT, 0 s of warm-up and a 2.5 s window: 10 s of load at least\nHINT:  Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep\(\1\); from another session/,
+like($err, qr/NOTICE:  sweep (\d+) of commit_delay: 2 values x 2 repeats = 4 steps \(each a CHECKPOINT, 0 s of warm-up, 2.5 s measured\): 10 s of load at least\nHINT:  Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep\(\1\); from another session/,
 	'one NOTICE with the plan, how to cancel it, before the steps');
 like($err, qr/WARNING:  2 repeats give very wide intervals/, 'a WARNING for 2 repeats');
 like($err, qr/NOTICE:  sweep \d+ of commit_delay.*NOTICE:  sweep \d+ step 1\/4/s, 'the plan comes before the first step');
