@@ -1094,20 +1094,9 @@ DECLARE
     b walpressure.sweeps;
     diffs text[];
 BEGIN
+    -- compare() checked that both exist and vary the same setting
     SELECT * INTO a FROM walpressure.sweeps w WHERE w.sweep_id = _compare.sweep_a;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'no sweep %', _compare.sweep_a USING ERRCODE = 'no_data_found',
-            HINT = 'walpressure.sweeps lists the sweeps of this database.';
-    END IF;
     SELECT * INTO b FROM walpressure.sweeps w WHERE w.sweep_id = _compare.sweep_b;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'no sweep %', _compare.sweep_b USING ERRCODE = 'no_data_found',
-            HINT = 'walpressure.sweeps lists the sweeps of this database.';
-    END IF;
-    IF a.setting <> b.setting THEN
-        RAISE EXCEPTION 'sweep % varies %, sweep % varies %: their values cannot be compared',
-            a.sweep_id, a.setting, b.sweep_id, b.setting USING ERRCODE = 'invalid_parameter_value';
-    END IF;
     diffs := array_remove(ARRAY[
         CASE WHEN a.workload <> b.workload THEN format('workload %s / %s', a.workload, b.workload) END,
         CASE WHEN a.clients <> b.clients THEN format('clients %s / %s', a.clients, b.clients) END,
