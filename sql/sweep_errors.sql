@@ -46,6 +46,10 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration =>
 SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => 1e9);
 SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, warmup => -1);
 SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, duration => true);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, repeats => 'often');
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, repeats => 2.5);
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, budget => '-1 s');
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0], clients => 1, budget => '30 days');
 
 -- the workload
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'read-only');
@@ -126,7 +130,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any")
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -182,7 +186,7 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any")
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;

@@ -21,6 +21,7 @@
 
 #include <math.h>
 
+#include "utils/timestamp.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -213,7 +214,7 @@ wp_step_message(int64 id, int step, int total, const WpSweepRequest *req, int po
 {
 	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s%s",
 					id, step, total, req->setting, req->vals[pos],
-					req->repeats > 1 ? psprintf(" (repeat %d)", repeat) : "",
+					req->repeats > 1 || req->auto_repeats ? psprintf(" (repeat %d)", repeat) : "",
 					r->tps,
 					r->wal_fsyncs > 0 ?
 					psprintf("%.2f commits per fsync", (double) r->commits / r->wal_fsyncs) :
@@ -228,13 +229,15 @@ static const char *
 wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 {
 	const WpSweepRequest *req = plan->req;
-	int			total = req->nvals * req->repeats;
+	int			rounds = req->repeats;	/* with auto_repeats, grows */
+	int			total = req->nvals * rounds;
 	int			max_samples = (int) ceil(req->duration_s) + 1;
 	WpStepSample *samples = palloc(sizeof(WpStepSample) * max_samples);
 	int			step = 0;
 	int			done = 0;
+	TimestampTz started = GetCurrentTimestamp();
 
-	for (int repeat = 1; repeat <= req->repeats && !wp_job_cancelled(); repeat++)
+	for (int repeat = 1; repeat <= rounds && !wp_job_cancelled(); repeat++)
 	{
 		for (int pos = 0; pos < req->nvals && !wp_job_cancelled(); pos++)
 		{
@@ -259,6 +262,18 @@ wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 			done++;
 			MemoryContextSwitchTo(old);
 			MemoryContextReset(step_cxt);
+		}
+		/* repeats => 'auto' or a budget: one more round, unless it is clear */
+		if (req->auto_repeats && repeat == rounds && done == step && !wp_job_cancelled())
+		{
+			double		elapsed = (double) (GetCurrentTimestamp() - started) / USECS_PER_SEC;
+
+			if (!wp_results_auto_decide(id, req, rounds, elapsed / rounds, elapsed))
+			{
+				rounds++;
+				total = req->nvals * rounds;
+				wp_job_set_total(total);
+			}
 		}
 	}
 	/* a cancel that came after the last step changes nothing */

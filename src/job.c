@@ -132,6 +132,15 @@ wp_job_started(int64 sweep_id, int steps_total)
 	wp_job_wake_caller();
 }
 
+/* An auto-repeats sweep added a round: its steps to come. */
+void
+wp_job_set_total(int steps_total)
+{
+	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
+	wp_job->steps_total = steps_total;
+	LWLockRelease(wp_job->lock);
+}
+
 bool
 wp_job_cancelled(void)
 {

@@ -55,6 +55,9 @@ PG_FUNCTION_INFO_V1(wp_run_sweep);
 #define WP_ROUND_TRIP_MAX	1000000 /* us */
 #define WP_DURATION_MAX_S	86400.0 /* a step's window or warm-up */
 #define WP_REPEATS_MAX		1000
+#define WP_AUTO_MIN_REPEATS	3		/* repeats => 'auto': the fewest rounds */
+#define WP_AUTO_MAX_REPEATS	20		/* ... and the most, without a budget */
+#define WP_BUDGET_MAX_S		(7 * 86400.0)
 #define WP_STEPS_MAX		10000
 
 /* Argument positions of run_sweep. */
@@ -62,7 +65,7 @@ enum
 {
 	A_SETTING, A_VALS, A_CLIENTS, A_DURATION, A_WORKLOAD, A_IOPS_CAP, A_WARMUP,
 	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_ENGINE,
-	A_SCRIPT, A_NARGS
+	A_SCRIPT, A_BUDGET, A_NARGS
 };
 
 /*
@@ -826,11 +829,22 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 {
 	int			steps = req->nvals * req->repeats;
 
+	char	   *more = NULL;
+
+	/* repeats => 'auto' or a budget: the rounds to come */
+	if (req->auto_repeats)
+		more = psprintf("Then one more round at a time until a value beats the baseline (or the baseline every other value) beyond its 95%% interval, or every interval is within 2%% of its mean, or %s.",
+						req->budget_s > 0 ?
+						psprintf("the next round would pass the budget of %s (at most %d rounds)",
+								 wp_span(req->budget_s), req->max_repeats) :
+						psprintf("%d rounds have run", req->max_repeats));
 	ereport(NOTICE,
-			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d repeat%s = %d step%s (each a CHECKPOINT, %s of warm-up, %s measured): %s of load at least",
+			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d %s%s = %d step%s (each a CHECKPOINT, %s of warm-up, %s measured): %s of load at least",
 					id, req->setting, req->nvals, req->nvals > 1 ? "s" : "", req->repeats,
-					req->repeats > 1 ? "s" : "", steps, steps > 1 ? "s" : "", wp_span(req->warmup_s),
+					req->auto_repeats ? "round" : "repeat", req->repeats > 1 ? "s" : "",
+					steps, steps > 1 ? "s" : "", wp_span(req->warmup_s),
 					wp_span(req->duration_s), wp_span(steps * (req->warmup_s + req->duration_s))),
+			 more ? errdetail("%s", more) : 0,
 			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
 			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
 	if (req->repeats == 2)
@@ -844,6 +858,81 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 						wp_span(req->duration_s), (int) req->duration_s),
 				 errdetail("With one repeat the 95%% interval comes from the window's per-second tps; under 2 samples there is none."),
 				 errhint("Use duration => '30 s' or more, or repeats => 3.")));
+}
+
+/*
+ * repeats and budget: a number of rounds, or repeats => 'auto' and/or a
+ * budget (an interval or seconds), which add rounds until the answer is
+ * clear (coordinator.c).  With a budget, repeats is the fewest rounds (at
+ * least 3, so that the repeats give an interval).
+ */
+static void
+wp_repeats_arg(FunctionCallInfo fcinfo, WpSweepRequest *req)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, A_REPEATS);
+	Datum		d = PG_GETARG_DATUM(A_REPEATS);
+	int64		n = 0;
+	bool		is_auto = false;
+
+	switch (type)
+	{
+		case INT2OID:
+			n = DatumGetInt16(d);
+			break;
+		case INT4OID:
+			n = DatumGetInt32(d);
+			break;
+		case INT8OID:
+			n = DatumGetInt64(d);
+			break;
+		case UNKNOWNOID:
+		case TEXTOID:
+		case VARCHAROID:
+			{
+				char	   *lit = type == UNKNOWNOID ? DatumGetCString(d) : TextDatumGetCString(d);
+				int			i;
+
+				if (pg_strcasecmp(lit, "auto") == 0)
+					is_auto = true;
+				else if (parse_int(lit, &i, 0, NULL))
+					n = i;
+				else
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("repeats must be a number of rounds or 'auto', not \"%s\"", lit),
+							 errhint("repeats => 'auto' adds interleaved rounds until the answer is clear; budget => '10 min' bounds their time.")));
+				break;
+			}
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("repeats must be a number of rounds or 'auto', not %s", format_type_be(type))));
+	}
+	if (PG_NARGS() > A_BUDGET && !PG_ARGISNULL(A_BUDGET))
+	{
+		req->budget_s = wp_seconds_arg(fcinfo, A_BUDGET, "budget");
+		if (!(req->budget_s > 0) || req->budget_s > WP_BUDGET_MAX_S)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("budget must be positive and at most 7 days")));
+		req->auto_repeats = true;
+	}
+	if (is_auto)
+	{
+		req->auto_repeats = true;
+		n = WP_AUTO_MIN_REPEATS;
+	}
+	else if (req->auto_repeats)
+		n = Max(n, WP_AUTO_MIN_REPEATS);
+	if (n < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeats must be at least 1")));
+	if (n > WP_REPEATS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("repeats must be at most %d", WP_REPEATS_MAX)));
+	req->repeats = (int) n;
 }
 
 /*
@@ -865,11 +954,12 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	bool		wait;
 
 	wp_require_preload();
-	for (int i = 0; i < A_NARGS; i++)
-		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT)
+	/* PG_NARGS: a library newer than the SQL (before ALTER EXTENSION UPDATE) */
+	for (int i = 0; i < Min(PG_NARGS(), A_NARGS); i++)
+		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT && i != A_BUDGET)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only iops_cap, label and script may be NULL")));
+					 errmsg("only iops_cap, label, script and budget may be NULL")));
 
 	wp_job_check_role();
 	req = palloc0(sizeof(WpSweepRequest));
@@ -969,7 +1059,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration and warmup must be numbers of seconds, not NaN")));
-	req->repeats = PG_GETARG_INT32(A_REPEATS);
+	wp_repeats_arg(fcinfo, req);
 	if (req->duration_s <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -983,19 +1073,15 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration and warmup must each be at most 1 day"),
 				 errhint("For a longer experiment, use more repeats.")));
-	if (req->repeats < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("repeats must be at least 1")));
-	if (req->repeats > WP_REPEATS_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("repeats must be at most %d", WP_REPEATS_MAX)));
 	if ((int64) req->repeats * req->nvals > WP_STEPS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%d values x %d repeats is more steps than the %d a sweep may have",
 						req->nvals, req->repeats, WP_STEPS_MAX)));
+	if (req->auto_repeats)
+		req->max_repeats = Max(req->repeats,
+							   Min(req->budget_s > 0 ? WP_REPEATS_MAX : WP_AUTO_MAX_REPEATS,
+								   WP_STEPS_MAX / req->nvals));
 	/* pgbench's clients are connections: the coordinator is the one worker */
 	if (req->engine == WP_ENGINE_PGBENCH)
 	{

@@ -45,7 +45,10 @@ typedef struct WpSweepRequest
 	int			nvals;
 	char		vals[WP_MAX_VALUES][WP_VALUE_MAX];
 	int			ivals[WP_MAX_VALUES];	/* a load parameter's values, parsed */
-	int			repeats;
+	int			repeats;		/* rounds; with auto_repeats, the fewest */
+	bool		auto_repeats;	/* add rounds until the answer is clear */
+	int			max_repeats;	/* with auto_repeats: the most rounds */
+	double		budget_s;		/* with auto_repeats: the time the rounds may take, 0: none */
 	int			clients;		/* unless clients is swept */
 	int			max_clients;	/* the most clients any step runs */
 	int			batch_size;

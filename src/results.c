@@ -349,6 +349,11 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	wp_col(&row, "iops_cap", INT4OID, Int32GetDatum(req->iops_cap), req->iops_cap <= 0);
 	wp_col(&row, "warmup", INTERVALOID, wp_interval(req->warmup_s), false);
 	wp_col(&row, "repeats", INT4OID, Int32GetDatum(req->repeats), false);
+	if (req->auto_repeats)
+	{
+		wp_col(&row, "auto_repeats", BOOLOID, BoolGetDatum(true), false);
+		wp_col(&row, "budget", INTERVALOID, wp_interval(req->budget_s), req->budget_s <= 0);
+	}
 	wp_col(&row, "settings", JSONBOID, PointerGetDatum(req->settings_jsonb), false);
 	wp_col(&row, "prewarm", BOOLOID, BoolGetDatum(req->prewarm), false);
 	wp_col(&row, "scale", INT4OID, Int32GetDatum(req->scale), req->workload == WP_WORKLOAD_CUSTOM);
@@ -517,6 +522,58 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 	if (rc != SPI_OK_UPDATE)
 		elog(ERROR, "could not update sweep " INT64_FORMAT, sweep_id);
 	wp_owner_end();
+}
+
+/*
+ * repeats => 'auto' or a budget: after each round from the fewest on, is
+ * the answer clear?  false to add a round (steps_total grows by one round),
+ * true to stop, with why in sweeps.rounds_stop, read from results as best
+ * reads it.  `round_s`: what a round took on average; `elapsed_s`: the
+ * rounds so far.
+ */
+bool
+wp_results_auto_decide(int64 sweep_id, const WpSweepRequest *req, int rounds,
+					   double round_s, double elapsed_s)
+{
+	const char *why = NULL;
+	bool		isnull;
+	Datum		d;
+
+	wp_owner_begin();
+	if (SPI_execute_with_args(
+			"WITH r AS (SELECT * FROM walpressure.results WHERE sweep_id = $1 AND value_pos > 0), "
+			"top AS (SELECT * FROM r ORDER BY tps DESC NULLS LAST LIMIT 1), "
+			"rival AS (SELECT * FROM r WHERE verdict <> 'baseline' ORDER BY tps DESC NULLS LAST LIMIT 1) "
+			"SELECT CASE "
+			" WHEN (SELECT verdict FROM top) = 'faster' THEN "
+			"  pg_catalog.format('decided: %s beats the baseline beyond its 95%% interval', (SELECT value FROM top)) "
+			" WHEN (SELECT verdict FROM top) = 'baseline' AND (SELECT verdict FROM rival) = 'slower' THEN "
+			"  pg_catalog.format('decided: the baseline, %s, beats every other value beyond its 95%% interval', (SELECT value FROM top)) "
+			" WHEN (SELECT bool_and(tps_ci_high - tps_ci_low <= 0.04 * tps) FROM r) THEN "
+			"  'narrow: every 95% interval is within 2% of its mean, and no value differs beyond them' "
+			" END",
+			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(sweep_id)}, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not read the results of sweep " INT64_FORMAT, sweep_id);
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+		why = psprintf("%s, after %d rounds", TextDatumGetCString(d), rounds);
+	else if (rounds >= req->max_repeats)
+		why = psprintf("undecided after %d rounds, the most %s", rounds,
+					   req->budget_s > 0 ? "a sweep may have" : "without a budget");
+	else if (req->budget_s > 0 && elapsed_s + round_s > req->budget_s)
+		why = psprintf("undecided after %d rounds: another (about %.0f s) would pass the budget of %.0f s",
+					   rounds, round_s, req->budget_s);
+	if (SPI_execute_with_args(why ?
+							  "UPDATE walpressure.sweeps SET rounds_stop = $2 WHERE sweep_id = $1" :
+							  "UPDATE walpressure.sweeps SET steps_total = steps_total + $3 WHERE sweep_id = $1",
+							  3, (Oid[]) {INT8OID, TEXTOID, INT4OID},
+							  (Datum[]) {Int64GetDatum(sweep_id), why ? CStringGetTextDatum(why) : (Datum) 0,
+							  Int32GetDatum(req->nvals)},
+							  why ? "   " : " n ", false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not update sweep " INT64_FORMAT, sweep_id);
+	wp_owner_end();
+	return why != NULL;
 }
 
 /*

@@ -28,4 +28,7 @@ extern void wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, in
 extern void wp_results_sweep_close(int64 sweep_id, const char *status, const char *error,
 								   const char *restored);
 
+extern bool wp_results_auto_decide(int64 sweep_id, const WpSweepRequest *req, int rounds,
+										  double round_s, double elapsed_s);
+
 #endif							/* WALPRESSURE_RESULTS_H */

@@ -37,7 +37,10 @@ CREATE TABLE sweeps (
     current_pos int,
     cpus int,
     wal_disk text,
-    origin jsonb
+    origin jsonb,
+    auto_repeats bool NOT NULL DEFAULT false,
+    budget interval,
+    rounds_stop text
 );
 
 COMMENT ON TABLE sweeps IS
@@ -58,6 +61,12 @@ COMMENT ON COLUMN sweeps.wal_disk IS
 'the disk pg_wal was on when the sweep started: MAJ:MIN, its name, rotational or not';
 COMMENT ON COLUMN sweeps.origin IS
 'for a sweep brought in with import(): the server it ran on (system identifier, version, CPUs, disk, settings), its id there and when it was exported; NULL for a sweep that ran here';
+COMMENT ON COLUMN sweeps.auto_repeats IS
+'repeats => ''auto'' or a budget: rounds were added one at a time (repeats is then the fewest) until the answer was clear';
+COMMENT ON COLUMN sweeps.budget IS
+'the time the rounds of an auto-repeats sweep could take';
+COMMENT ON COLUMN sweeps.rounds_stop IS
+'why an auto-repeats sweep stopped adding rounds: decided (a value beats the baseline, or the baseline every other), narrow (every interval within 2%), the budget, or the most rounds';
 COMMENT ON COLUMN sweeps.server_settings_restored IS
 'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
 

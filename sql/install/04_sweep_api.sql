@@ -101,7 +101,9 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- Every argument is checked in C, as the caller, before anything starts;
 -- the checked request goes to the coordinator as it is.  vals takes what
 -- people type: ARRAY['0', '1000'], ARRAY[0, 1000], '{0,1000}'; duration and
--- warmup an interval ('60 s') or a number of seconds (60).
+-- warmup an interval ('60 s') or a number of seconds (60); repeats a number
+-- of rounds or 'auto', and budget (an interval or seconds) the time the
+-- rounds of repeats => 'auto' may take.
 CREATE FUNCTION run_sweep(
     setting text,
     vals "any",
@@ -110,20 +112,21 @@ CREATE FUNCTION run_sweep(
     workload text DEFAULT 'simple-update',
     iops_cap int DEFAULT NULL,
     warmup "any" DEFAULT '5 s'::interval,
-    repeats int DEFAULT 1,
+    repeats "any" DEFAULT 1,
     settings jsonb DEFAULT '{}',
     prewarm bool DEFAULT true,
     label text DEFAULT NULL,
     wait bool DEFAULT true,
     accept_data_loss bool DEFAULT false,
     engine text DEFAULT 'pgbench',
-    script text DEFAULT NULL)
+    script text DEFAULT NULL,
+    budget "any" DEFAULT NULL::interval)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -163,7 +166,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
@@ -195,7 +198,7 @@ BEGIN
     END IF;
     FOREACH g IN ARRAY ARRAY[
         format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
-        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text), '
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
         format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
                'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
@@ -257,7 +260,7 @@ BEGIN
         format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
         format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
                'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
-        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text), '
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
         format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
     LOOP

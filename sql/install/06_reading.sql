@@ -79,6 +79,8 @@ WITH base AS (
                CASE WHEN s.status <> 'done' THEN
                    format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
                           coalesce(': ' || s.error, '')) END,
+               CASE WHEN s.rounds_stop IS NOT NULL THEN
+                   format('repeats => auto: %s', s.rounds_stop) END,
                CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
                    format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
                           s.current_value, s.vals[1], s.current_value) END,
@@ -210,7 +212,9 @@ BEGIN
     RETURN NEXT format('sweep %s%s: %s, %s, %s clients%s, %s x %s s, %s (%s/%s steps)',
                        s.sweep_id, coalesce(' "' || s.label || '"', ''), s.setting, s.workload, s.clients,
                        coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
-                       s.repeats, trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
+                       CASE WHEN s.auto_repeats THEN format('repeats auto (%s rounds)', coalesce(ran, 0))
+                            ELSE s.repeats::text END,
+                       trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
     -- each column as wide as its widest value
     SELECT max(x.tps),
            greatest(max(length(x.value)), length(s.setting)),

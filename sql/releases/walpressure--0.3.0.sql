@@ -182,7 +182,10 @@ CREATE TABLE sweeps (
     current_pos int,
     cpus int,
     wal_disk text,
-    origin jsonb
+    origin jsonb,
+    auto_repeats bool NOT NULL DEFAULT false,
+    budget interval,
+    rounds_stop text
 );
 
 COMMENT ON TABLE sweeps IS
@@ -203,6 +206,12 @@ COMMENT ON COLUMN sweeps.wal_disk IS
 'the disk pg_wal was on when the sweep started: MAJ:MIN, its name, rotational or not';
 COMMENT ON COLUMN sweeps.origin IS
 'for a sweep brought in with import(): the server it ran on (system identifier, version, CPUs, disk, settings), its id there and when it was exported; NULL for a sweep that ran here';
+COMMENT ON COLUMN sweeps.auto_repeats IS
+'repeats => ''auto'' or a budget: rounds were added one at a time (repeats is then the fewest) until the answer was clear';
+COMMENT ON COLUMN sweeps.budget IS
+'the time the rounds of an auto-repeats sweep could take';
+COMMENT ON COLUMN sweeps.rounds_stop IS
+'why an auto-repeats sweep stopped adding rounds: decided (a value beats the baseline, or the baseline every other), narrow (every interval within 2%), the budget, or the most rounds';
 COMMENT ON COLUMN sweeps.server_settings_restored IS
 'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
 
@@ -578,7 +587,9 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- Every argument is checked in C, as the caller, before anything starts;
 -- the checked request goes to the coordinator as it is.  vals takes what
 -- people type: ARRAY['0', '1000'], ARRAY[0, 1000], '{0,1000}'; duration and
--- warmup an interval ('60 s') or a number of seconds (60).
+-- warmup an interval ('60 s') or a number of seconds (60); repeats a number
+-- of rounds or 'auto', and budget (an interval or seconds) the time the
+-- rounds of repeats => 'auto' may take.
 CREATE FUNCTION run_sweep(
     setting text,
     vals "any",
@@ -587,20 +598,21 @@ CREATE FUNCTION run_sweep(
     workload text DEFAULT 'simple-update',
     iops_cap int DEFAULT NULL,
     warmup "any" DEFAULT '5 s'::interval,
-    repeats int DEFAULT 1,
+    repeats "any" DEFAULT 1,
     settings jsonb DEFAULT '{}',
     prewarm bool DEFAULT true,
     label text DEFAULT NULL,
     wait bool DEFAULT true,
     accept_data_loss bool DEFAULT false,
     engine text DEFAULT 'pgbench',
-    script text DEFAULT NULL)
+    script text DEFAULT NULL,
+    budget "any" DEFAULT NULL::interval)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -640,7 +652,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
@@ -672,7 +684,7 @@ BEGIN
     END IF;
     FOREACH g IN ARRAY ARRAY[
         format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
-        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text), '
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
         format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
                'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
@@ -734,7 +746,7 @@ BEGIN
         format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
         format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
                'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
-        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", int, jsonb, bool, text, bool, bool, text, text), '
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
         format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
     LOOP
@@ -906,6 +918,8 @@ WITH base AS (
                CASE WHEN s.status <> 'done' THEN
                    format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
                           coalesce(': ' || s.error, '')) END,
+               CASE WHEN s.rounds_stop IS NOT NULL THEN
+                   format('repeats => auto: %s', s.rounds_stop) END,
                CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
                    format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
                           s.current_value, s.vals[1], s.current_value) END,
@@ -1037,7 +1051,9 @@ BEGIN
     RETURN NEXT format('sweep %s%s: %s, %s, %s clients%s, %s x %s s, %s (%s/%s steps)',
                        s.sweep_id, coalesce(' "' || s.label || '"', ''), s.setting, s.workload, s.clients,
                        coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
-                       s.repeats, trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
+                       CASE WHEN s.auto_repeats THEN format('repeats auto (%s rounds)', coalesce(ran, 0))
+                            ELSE s.repeats::text END,
+                       trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
     -- each column as wide as its widest value
     SELECT max(x.tps),
            greatest(max(length(x.value)), length(s.setting)),

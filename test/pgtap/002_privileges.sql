@@ -18,8 +18,8 @@ SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
 SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))
 FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'integer',
-                                 '"any"', 'integer', 'jsonb', 'boolean', 'text', 'boolean',
-                                 'boolean', 'text', 'text']),
+                                 '"any"', '"any"', 'jsonb', 'boolean', 'text', 'boolean',
+                                 'boolean', 'text', 'text', '"any"']),
              ('grant_sweeper', ARRAY['regrole', 'text']),
              ('revoke_sweeper', ARRAY['regrole']),
              ('delete_sweeps', ARRAY['interval']),

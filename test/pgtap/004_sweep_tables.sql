@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(46);
+SELECT plan(49);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -51,17 +51,19 @@ FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 
                    'wal_lsn_start', 'wal_lsn_end', 'discarded', 'setup_s', 'client_cpu_s', 'server_cpu_s']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
-                   'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin']) AS c;
+                   'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin',
+                   'auto_repeats', 'budget', 'rounds_stop']) AS c;
 SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
 
 SELECT is(
     (SELECT pg_get_function_arguments('walpressure.run_sweep'::regproc)),
     'setting text, vals "any", clients integer DEFAULT 10, duration "any" DEFAULT ''00:01:00''::interval, '
     'workload text DEFAULT ''simple-update''::text, iops_cap integer DEFAULT NULL::integer, '
-    'warmup "any" DEFAULT ''00:00:05''::interval, repeats integer DEFAULT 1, '
+    'warmup "any" DEFAULT ''00:00:05''::interval, repeats "any" DEFAULT 1, '
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
     'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
-    'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text',
+    'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text, '
+    'budget "any" DEFAULT NULL::interval',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();

@@ -66,6 +66,30 @@ like($err, qr/NOTICE:  sweep (\d+) of commit_delay: 2 values x 2 repeats = 4 ste
 like($err, qr/WARNING:  2 repeats give very wide intervals/, 'a WARNING for 2 repeats');
 like($err, qr/NOTICE:  sweep \d+ of commit_delay.*NOTICE:  sweep \d+ step 1\/4/s, 'the plan comes before the first step');
 my $sid = $out;
+
+# repeats => 'auto': rounds until the answer is clear; a budget bounds them
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 2,
+                             duration => 1, warmup => 0, prewarm => false, repeats => 'auto')});
+like($node->safe_psql('postgres', qq{SELECT rounds_stop FROM walpressure.sweeps WHERE sweep_id = $id}),
+	qr/^decided: off beats the baseline beyond its 95% interval, after \d+ rounds$/,
+	'repeats => auto stops once a value beats the baseline beyond its interval');
+is($node->safe_psql('postgres', qq{
+SELECT steps_done = steps_total AND steps_total >= 6 AND steps_total % 2 = 0 AND auto_repeats
+FROM walpressure.sweeps WHERE sweep_id = $id}), 't', 'whole rounds, at least 3, all counted in steps_total');
+like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
+	qr/repeats => auto: decided/, 'best says why the rounds stopped');
+my $t0 = time();
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 2,
+                             duration => 1, warmup => 0, prewarm => false, budget => 10)});
+my $took = time() - $t0;
+like($node->safe_psql('postgres', qq{SELECT rounds_stop FROM walpressure.sweeps WHERE sweep_id = $id}),
+	qr/^(undecided after \d+ rounds: another \(about \d+ s\) would pass the budget of 10 s|narrow: .*|decided: .*)$/,
+	'a budget: rounds stop before they would pass it (or once the answer is clear)');
+ok($took < 25, "and the sweep took $took s, the budget and its setup");
+cmp_ok($node->safe_psql('postgres', qq{SELECT steps_done FROM walpressure.sweeps WHERE sweep_id = $id}), '>=', 6,
+	'at least 3 rounds');
 is($node->safe_psql('postgres', qq{
 SELECT count(*) = count(sample_time) AND max(sample_time) - min(sample_time) BETWEEN '0.5 s' AND '2.5 s'
 FROM walpressure.step_samples WHERE sweep_id = $sid AND step = 1}),
