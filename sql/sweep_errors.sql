@@ -95,6 +95,8 @@ SELECT walpressure.run_sweep('iops_cap', ARRAY['500', 'lots'], clients => 1);
 
 -- the data
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1);
+-- (these errors come with no PL/pgSQL CONTEXT, which psql would print here)
+\set SHOW_CONTEXT errors
 SELECT * FROM walpressure.prewarm();
 
 -- nothing to cancel, nothing to build, nothing to read
@@ -102,6 +104,9 @@ SELECT walpressure.cancel_sweep(12345);
 SELECT * FROM walpressure.report(12345);
 SELECT walpressure.plot(12345);
 SELECT * FROM walpressure.compare(12345, 12346);
+SELECT walpressure.export(12345);
+SELECT walpressure.import('[]');
+\set SHOW_CONTEXT never
 SELECT walpressure.init_pgbench(0);
 
 -- none of this recorded anything

@@ -88,6 +88,63 @@ END
 $$;
 DROP TABLE _grantees_0_3_0;
 
+-- prewarm checks the pgbench tables in C (a plain error), then _prewarm
+-- prewarm() after its check (the pgbench tables exist when no relation is
+-- named): the relations and their indexes.
+CREATE FUNCTION _prewarm(relations regclass[])
+RETURNS TABLE (relation regclass, blocks bigint)
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    rels regclass[] := _prewarm.relations;
+    prewarm_schema name;
+    total bigint := 0;
+    buffers bigint;
+BEGIN
+    IF rels IS NULL THEN
+        SELECT array_agg(to_regclass(t) ORDER BY t) INTO rels
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_history',
+                          'pgbench_tellers']) AS t
+        WHERE to_regclass(t) IS NOT NULL;
+    END IF;
+
+    SELECT n.nspname INTO prewarm_schema
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'pg_prewarm';
+
+    FOR relation IN
+        SELECT r FROM unnest(rels) AS r
+        UNION
+        SELECT i.indexrelid::regclass
+        FROM unnest(rels) AS r JOIN pg_catalog.pg_index i ON i.indrelid = r
+        ORDER BY 1
+    LOOP
+        EXECUTE format('SELECT %I.pg_prewarm($1, ''buffer'')', prewarm_schema)
+            INTO blocks USING relation;
+        total := total + blocks;
+        RETURN NEXT;
+    END LOOP;
+
+    SELECT setting::bigint INTO buffers FROM pg_catalog.pg_settings WHERE name = 'shared_buffers';
+    IF total > buffers THEN
+        RAISE NOTICE '% blocks prewarmed, but shared_buffers holds %: they do not all stay cached',
+            total, buffers
+            USING HINT = 'Raise shared_buffers or use a smaller scale, so that steps read no data from disk.';
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION _prewarm(regclass[]) IS
+'prewarm() after its check';
+
+CREATE OR REPLACE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
+RETURNS TABLE (relation regclass, blocks bigint)
+AS 'MODULE_PATHNAME', 'wp_prewarm'
+LANGUAGE C VOLATILE;
+
+COMMENT ON FUNCTION prewarm(regclass[]) IS
+'pg_prewarm (buffer) of the relations and all their indexes; default the pgbench tables';
+
 --
 -- Who may sweep, and cleaning up.
 --

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * reading.c
- *		report(), plot(), compare(), export() and import(): the sweep ids
- *		(and the imported document) checked here, in C, so
- *		that a DBA who mistypes one reads one plain error ("no sweep 99",
- *		with a HINT), not the PL/pgSQL CONTEXT lines psql prints after an
- *		error raised inside a PL/pgSQL function.  The charts and the
- *		rest are the SQL functions _report, _plot, _compare, _export and
- *		_import (sql/install/06_reading.sql), run through SPI as the caller.
+ *		report(), plot(), compare(), export(), import() and prewarm(): what
+ *		they are given (a sweep id, the imported document, the pgbench
+ *		tables) checked here, in C, so that a DBA who mistypes one reads one
+ *		plain error ("no sweep 99", with a HINT), not the PL/pgSQL CONTEXT
+ *		lines psql prints after an error raised inside a PL/pgSQL function.
+ *		The rest are the SQL functions _report, _plot, _compare, _export,
+ *		_import and _prewarm (sql/install/), run through SPI as the caller.
  *
  * IDENTIFICATION
  *	  src/reading.c
@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -28,6 +29,7 @@ PG_FUNCTION_INFO_V1(wp_plot);
 PG_FUNCTION_INFO_V1(wp_compare);
 PG_FUNCTION_INFO_V1(wp_export);
 PG_FUNCTION_INFO_V1(wp_import);
+PG_FUNCTION_INFO_V1(wp_prewarm);
 
 /*
  * The setting sweep `id` varied, or an error when this database has no
@@ -175,4 +177,44 @@ wp_import(PG_FUNCTION_ARGS)
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	SPI_finish();
 	PG_RETURN_INT64(id);
+}
+
+/*
+ * prewarm(relations regclass[] default NULL): with no relation named, the
+ * pgbench tables, which must exist (a plain error when they do not); then
+ * _prewarm, as the caller (pg_prewarm checks the right to read each one).
+ */
+Datum
+wp_prewarm(PG_FUNCTION_ARGS)
+{
+	static const char *const tables[] = {
+		"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
+	};
+	ReturnSetInfo *rsinfo;
+	Datum		rels = PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0);
+
+	InitMaterializedSRF(fcinfo, 0);
+	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	if (PG_ARGISNULL(0))
+		for (int i = 0; i < lengthof(tables); i++)
+			if (!OidIsValid(RelnameGetRelid(tables[i])))
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_TABLE),
+						 errmsg("the pgbench tables are missing (no %s in the search_path)", tables[i]),
+						 errhint("Create them with SELECT walpressure.init_pgbench(10); or name the relations to prewarm.")));
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT * FROM walpressure._prewarm($1)", 1, (Oid[]) {REGCLASSARRAYOID},
+							  &rels, PG_ARGISNULL(0) ? "n" : " ", false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not prewarm");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		Datum		values[2];
+		bool		nulls[2];
+
+		for (int c = 0; c < 2; c++)
+			values[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
 }

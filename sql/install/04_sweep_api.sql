@@ -10,12 +10,14 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION init_pgbench(int) IS
 'The pgbench tables, built in the server as pgbench -i -I dtGvp -s scale does';
 
-CREATE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
+-- prewarm() after its check (the pgbench tables exist when no relation is
+-- named): the relations and their indexes.
+CREATE FUNCTION _prewarm(relations regclass[])
 RETURNS TABLE (relation regclass, blocks bigint)
 LANGUAGE plpgsql VOLATILE
 AS $$
 DECLARE
-    rels regclass[] := relations;
+    rels regclass[] := _prewarm.relations;
     prewarm_schema name;
     total bigint := 0;
     buffers bigint;
@@ -25,10 +27,6 @@ BEGIN
         FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_history',
                           'pgbench_tellers']) AS t
         WHERE to_regclass(t) IS NOT NULL;
-        IF coalesce(array_length(rels, 1), 0) < 4 THEN
-            RAISE EXCEPTION 'the pgbench tables are missing'
-                USING HINT = 'Create them with SELECT walpressure.init_pgbench(10); or name the relations to prewarm.';
-        END IF;
     END IF;
 
     SELECT n.nspname INTO prewarm_schema
@@ -56,6 +54,14 @@ BEGIN
     END IF;
 END
 $$;
+
+COMMENT ON FUNCTION _prewarm(regclass[]) IS
+'prewarm() after its check';
+
+CREATE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
+RETURNS TABLE (relation regclass, blocks bigint)
+AS 'MODULE_PATHNAME', 'wp_prewarm'
+LANGUAGE C VOLATILE;
 
 COMMENT ON FUNCTION prewarm(regclass[]) IS
 'pg_prewarm (buffer) of the relations and all their indexes; default the pgbench tables';
