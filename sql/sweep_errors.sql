@@ -224,6 +224,18 @@ SET ROLE regress_wp_grantee;
 SELECT walpressure.cancel_sweep(:su_sweep);
 RESET ROLE;
 SELECT walpressure.cancel_sweep(:su_sweep);
+-- cancel_sweep reads an ended sweep's row as the extension's owner: a
+-- grantee's own functions or operators earlier in its search_path are not
+-- what it calls (this one would say whose rights it ran with)
+CREATE SCHEMA regress_wp_evil AUTHORIZATION regress_wp_grantee;
+SET ROLE regress_wp_grantee;
+CREATE FUNCTION regress_wp_evil.format(text, int, int) RETURNS text
+    LANGUAGE sql AS $$SELECT 'run as ' || current_user$$;
+SET search_path = regress_wp_evil, pg_catalog;
+SELECT walpressure.cancel_sweep(:su_sweep);
+RESET search_path;
+RESET ROLE;
+DROP SCHEMA regress_wp_evil CASCADE;
 -- with SET privilege on commit_delay, that check passes (and the next one refuses)
 GRANT SET ON PARAMETER commit_delay TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;

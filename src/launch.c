@@ -31,6 +31,7 @@
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/portal.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -436,12 +437,21 @@ wp_refuse_not_running(int64 id)
 		Oid			owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
 														   SPI_tuptable->tupdesc, 1, &isnull));
 
+		int			nest;
+
+		/*
+		 * As the owner, with nothing of the caller's search_path: a function
+		 * or operator of the caller's there would run with the owner's rights.
+		 */
 		GetUserIdAndSecContext(&saved_user, &saved_sec);
 		SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE |
 							   SECURITY_RESTRICTED_OPERATION);
-		if (SPI_execute_with_args("SELECT status, format('%s of %s steps', steps_done, steps_total) "
+		nest = NewGUCNestLevel();
+		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		if (SPI_execute_with_args("SELECT status, pg_catalog.format('%s of %s steps', steps_done, steps_total) "
 								  "FROM walpressure.sweeps "
-								  "WHERE sweep_id = $1",
+								  "WHERE sweep_id OPERATOR(pg_catalog.=) $1",
 								  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(id)},
 								  NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
 		{
@@ -453,6 +463,7 @@ wp_refuse_not_running(int64 id)
 			steps = SPI_palloc(strlen(f) + 1);
 			strcpy(steps, f);
 		}
+		AtEOXact_GUC(false, nest);
 		SetUserIdAndSecContext(saved_user, saved_sec);
 	}
 	SPI_finish();
