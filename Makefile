@@ -36,7 +36,8 @@ OBJS = \
 	src/cgroup.o \
 	src/worker.o \
 	src/fsync_probe.o \
-	src/reading.o
+	src/reading.o \
+	src/configs.o
 
 SHLIB_LINK = -lcgroup
 

@@ -146,7 +146,39 @@ FROM walpressure.sweeps WHERE sweep_id = :copy;
 SELECT walpressure.import('{"format": "something else"}');
 SELECT walpressure.export(12345);
 
+-- sweeps 1005, 1006: configurations ('settings'), the current one ('{}')
+-- first.  In 1005 synchronous_commit = off wins; in 1006 a value that also
+-- sets clients wins: the ALTER SYSTEM lines leave the load out.
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus, accept_data_loss)
+VALUES (1005, 'settings', ARRAY['{}', '{"synchronous_commit": "off"}', '{"fsync": "off"}'], 10, '30 s',
+        'simple-update', '2 s', 3, true, current_user, current_database(), 9, 9, 'done', '{}', 1, 2, true),
+       (1006, 'settings', ARRAY['{}', '{"clients": 20, "commit_delay": 1000}'], 10, '30 s',
+        'simple-update', '2 s', 3, true, current_user, current_database(), 6, 6, 'done', '{}', 1, 2, false);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               server_seconds, checkpoints_timed, checkpoints_requested, wal_buffers_full)
+SELECT sweep, step, value, pos, rep, clients, 0, '2026-11-21', 30, tps * 30, 0, tps, tps * 30, tps * 30,
+       30.1, 0, 0, 0
+FROM (VALUES (1005, 1, '{}', 1, 1, 10, 1000), (1005, 2, '{"synchronous_commit": "off"}', 2, 1, 10, 3000),
+             (1005, 3, '{"fsync": "off"}', 3, 1, 10, 2000),
+             (1005, 4, '{}', 1, 2, 10, 1010), (1005, 5, '{"synchronous_commit": "off"}', 2, 2, 10, 3050),
+             (1005, 6, '{"fsync": "off"}', 3, 2, 10, 2020),
+             (1005, 7, '{}', 1, 3, 10, 990), (1005, 8, '{"synchronous_commit": "off"}', 2, 3, 10, 2950),
+             (1005, 9, '{"fsync": "off"}', 3, 3, 10, 1980),
+             (1006, 1, '{}', 1, 1, 10, 1000), (1006, 2, '{"clients": 20, "commit_delay": 1000}', 2, 1, 20, 1500),
+             (1006, 3, '{}', 1, 2, 10, 1010), (1006, 4, '{"clients": 20, "commit_delay": 1000}', 2, 2, 20, 1510),
+             (1006, 5, '{}', 1, 3, 10, 990), (1006, 6, '{"clients": 20, "commit_delay": 1000}', 2, 3, 20, 1490))
+     AS v(sweep, step, value, pos, rep, clients, tps);
+SELECT sweep_id, value, value_pos, tps, verdict, is_current
+FROM walpressure.results WHERE sweep_id IN (1005, 1006);
+\x on
+SELECT sweep_id, value, verdict, apply, answer, current_value
+FROM walpressure.best WHERE sweep_id IN (1005, 1006);
+\x off
+
 -- cleaning up: delete_sweeps takes the ended sweeps older than its interval
 SELECT walpressure.delete_sweeps('1000 years');
-SELECT walpressure.delete_sweeps('0 s') >= 4 AS deleted;
-SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1004;
+SELECT walpressure.delete_sweeps('0 s') >= 6 AS deleted;
+SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1006;

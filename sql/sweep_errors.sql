@@ -135,7 +135,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any")
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool)
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -175,6 +175,31 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
                              settings => '{"commit_siblings": null}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, settings => '"5"');
+-- a settings sweep: each value a JSON object whose every key is checked as
+-- a fixed setting is (one value, the caller's rights, data loss)
+SELECT walpressure.run_sweep('settings', ARRAY[]::jsonb[]);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '[1]'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": 1'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": null}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": "10\nfsync=off"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": "soon"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"Commit_Delay": 10}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"shared_buffers": "1GB"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"work_mem": "1GB"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"full_page_writes": "off"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"batch_size": 10}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"clients": 0}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_siblings": {"a": 1}}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": 10}'], clients => 1,
+                             settings => '{"commit_delay": 0}');
+SELECT walpressure.run_sweep('settings', ARRAY['{"commit_delay": 10}', '{"commit_delay": "10"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"settings": "{}"}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"clients": 500}'], clients => 1, engine => 'backend');
+SELECT walpressure.run_sweep('settings', ARRAY['{}', json_build_object('commit_delay', repeat('9', 2000))], clients => 1);
+SELECT walpressure.run_sweep('settings', array_agg(json_build_object('commit_delay', i)), clients => 1)
+FROM generate_series(1, 65) AS i;
+SELECT walpressure.run_sweep('settings', array_agg(json_build_object('commit_delay', i, 'commit_siblings', 5, 'wal_compression', 'off')), clients => 1)
+FROM generate_series(1, 64) AS i;
 -- extremes of the load and of time
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2147483647);
 SELECT walpressure.run_sweep('clients', ARRAY['2147483648']);
@@ -191,13 +216,15 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any")
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool)
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000'], clients => 1);
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1,
                              settings => '{"wal_compression": "on"}');
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": 10}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"wal_writer_delay": "10ms"}'], clients => 1);
 SELECT walpressure.run_sweep('iops_cap', ARRAY['500'], clients => 1);
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, iops_cap => 100);
 SELECT walpressure.run_sweep('max_wal_size', ARRAY['1GB'], clients => 1);

@@ -36,7 +36,7 @@ typedef struct WpLoadSpec
 	int			round_trip_us;	/* backend engine: emulated round trip */
 	int			scale;
 	int			nsettings;		/* session settings, each one GUC value */
-	WpSetting	settings[WP_MAX_FIXED + 1];
+	WpSetting	settings[WP_MAX_FIXED + WP_CONFIG_MAX];
 	char		search_path[WP_TEXT_MAX];
 	char		sql[WP_SQL_MAX];
 } WpLoadSpec;

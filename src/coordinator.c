@@ -45,6 +45,8 @@ typedef struct WpServerHold
 {
 	List	   *names;			/* every one the sweep changes */
 	char	   *originals;		/* their values before, name=value lines */
+	List	   *swept;			/* those the values change (not the fixed ones) */
+	List	   *swept_originals;	/* ... and their values before */
 	bool		active;
 	const char *restored;		/* how they were put back */
 } WpServerHold;
@@ -106,9 +108,8 @@ wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold)
 			fixed_names = lappend(fixed_names, pstrdup(req->fixed[i].name));
 			fixed_values = lappend(fixed_values, pstrdup(req->fixed[i].value));
 		}
-	hold->names = list_copy(fixed_names);
-	if (req->kind == WP_PARAM_SERVER)
-		hold->names = lappend(hold->names, pstrdup(req->setting));
+	hold->swept = wp_request_server_names(req);
+	hold->names = list_concat(list_copy(fixed_names), hold->swept);
 	if (hold->names == NIL)
 		return;
 
@@ -119,6 +120,9 @@ wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold)
 	foreach(lc, hold->names)
 		appendStringInfo(&orig, "%s=%s\n", (char *) lfirst(lc),
 						 GetConfigOption(lfirst(lc), false, false));
+	foreach(lc, hold->swept)
+		hold->swept_originals = lappend(hold->swept_originals,
+										pstrdup(GetConfigOption(lfirst(lc), false, false)));
 	hold->originals = orig.data;
 	wp_results_server_originals(sweep_id, hold->names);
 	if (fixed_names != NIL)
@@ -186,7 +190,8 @@ wp_step_spec(const WpSweepRequest *req, int pos, WpLoadSpec *spec)
 	spec->batch_size = req->batch_size;
 	spec->round_trip_us = req->round_trip_us;
 	spec->scale = Max(req->scale, 1);
-	if (strcmp(req->setting, "clients") == 0)
+	if (strcmp(req->setting, "clients") == 0 ||
+		(req->kind == WP_PARAM_CONFIG && req->ivals[pos] > 0))
 		spec->clients = req->ivals[pos];
 	else if (strcmp(req->setting, "batch_size") == 0)
 		spec->batch_size = req->ivals[pos];
@@ -195,14 +200,8 @@ wp_step_spec(const WpSweepRequest *req, int pos, WpLoadSpec *spec)
 	for (int i = 0; i < req->nfixed; i++)
 		if (req->fixed[i].kind == WP_PARAM_SESSION)
 			spec->settings[spec->nsettings++] = req->fixed[i];
-	if (req->kind == WP_PARAM_SESSION)
-	{
-		WpSetting  *s = &spec->settings[spec->nsettings++];
-
-		strlcpy(s->name, req->setting, WP_NAME_MAX);
-		strlcpy(s->value, req->vals[pos], WP_VALUE_MAX);
-		s->kind = WP_PARAM_SESSION;
-	}
+	spec->nsettings += wp_value_session_settings(req, pos, &spec->settings[spec->nsettings],
+												 lengthof(spec->settings) - spec->nsettings);
 	strlcpy(spec->search_path, req->search_path, WP_TEXT_MAX);
 	strlcpy(spec->sql, req->sql, WP_SQL_MAX);
 }
@@ -314,6 +313,8 @@ wp_coordinator_main(Datum main_arg)
 	plan.req = req;
 	plan.engine = req->engine == WP_ENGINE_PGBENCH ? &wp_pgbench_engine : &wp_backend_engine;
 	plan.cap = &cap;
+	plan.server_names = NIL;
+	plan.server_originals = NIL;
 
 	PG_TRY();
 	{
@@ -325,6 +326,8 @@ wp_coordinator_main(Datum main_arg)
 		if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
 			wp_cap_begin(&cap, id);
 		wp_server_begin(req, id, &hold);
+		plan.server_names = hold.swept;
+		plan.server_originals = hold.swept_originals;
 		wp_job_started(id, req->nvals * req->repeats);
 		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
 			wp_prewarm();

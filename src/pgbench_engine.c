@@ -677,12 +677,8 @@ wp_pgbench_preflight(const WpSweepRequest *req)
 	for (int i = 0; i < req->nfixed; i++)
 		if (req->fixed[i].kind == WP_PARAM_SESSION)
 			spec->settings[spec->nsettings++] = req->fixed[i];
-	if (req->kind == WP_PARAM_SESSION)
-	{
-		strlcpy(spec->settings[spec->nsettings].name, req->setting, WP_NAME_MAX);
-		strlcpy(spec->settings[spec->nsettings].value, req->vals[0], WP_VALUE_MAX);
-		spec->nsettings++;
-	}
+	spec->nsettings += wp_value_session_settings(req, 0, &spec->settings[spec->nsettings],
+												 lengthof(spec->settings) - spec->nsettings);
 	strlcpy(spec->search_path, req->search_path, WP_TEXT_MAX);
 	strlcpy(spec->sql, req->sql, WP_SQL_MAX);
 

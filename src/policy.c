@@ -283,6 +283,7 @@ wp_setting_number_sql(PG_FUNCTION_ARGS)
 				PG_RETURN_FLOAT8(d);
 			break;
 		case WP_PARAM_NONE:
+		case WP_PARAM_CONFIG:
 			break;
 	}
 	PG_RETURN_NULL();

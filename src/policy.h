@@ -18,7 +18,8 @@ typedef enum WpParamKind
 	WP_PARAM_NONE = 0,			/* not something a sweep may touch */
 	WP_PARAM_SESSION,			/* a GUC each client sets for itself */
 	WP_PARAM_SERVER,			/* a SIGHUP GUC, ALTER SYSTEM + reload */
-	WP_PARAM_LOAD				/* clients, batch_size, iops_cap, round_trip_us */
+	WP_PARAM_LOAD,				/* clients, batch_size, iops_cap, round_trip_us */
+	WP_PARAM_CONFIG				/* "settings": each value a set of settings */
 } WpParamKind;
 
 /* Workloads a client runs. */

@@ -65,7 +65,7 @@ enum
 {
 	A_SETTING, A_VALS, A_CLIENTS, A_DURATION, A_WORKLOAD, A_IOPS_CAP, A_WARMUP,
 	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_ENGINE,
-	A_SCRIPT, A_BUDGET, A_NARGS
+	A_SCRIPT, A_BUDGET, A_CHECKPOINT, A_NARGS
 };
 
 /*
@@ -157,7 +157,7 @@ wp_check_round_trip(const char *value)
 }
 
 /* clients, batch_size, iops_cap: a whole number of at least 1. */
-static int
+int
 wp_check_load_value(const char *name, const char *value)
 {
 	int			v;
@@ -210,7 +210,7 @@ wp_fold_name(char *name)
  * The error for a parameter a sweep cannot vary (what "sweep") or fix
  * (what "settings").
  */
-static void
+void
 wp_refuse_setting(const char *name, const char *what)
 {
 	char	   *msg = strcmp(what, "sweep") == 0 ?
@@ -394,7 +394,7 @@ wp_check_server_setting(const char *name, const char *value, bool accept_data_lo
 /*
  * One value of a setting a sweep applies, swept or fixed.
  */
-static void
+void
 wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 					   bool accept_data_loss)
 {
@@ -463,7 +463,7 @@ wp_request_has_server_setting(const WpSweepRequest *req)
  * unquoted, a number or boolean as written, NULL for null, a container as
  * JSON.
  */
-static char *
+char *
 wp_jsonb_text(JsonbValue *v)
 {
 	switch (v->type)
@@ -718,10 +718,10 @@ wp_vals_as_text(FunctionCallInfo fcinfo, Datum **elems, bool **nulls, int *n)
 		if (elemtype != VARCHAROID && elemtype != INT2OID && elemtype != INT4OID &&
 			elemtype != INT8OID && elemtype != NUMERICOID && elemtype != FLOAT4OID &&
 			elemtype != FLOAT8OID && elemtype != BOOLOID && elemtype != NAMEOID &&
-			elemtype != UNKNOWNOID)
+			elemtype != UNKNOWNOID && elemtype != JSONBOID && elemtype != JSONOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("vals must hold text, numbers or booleans, not %s", format_type_be(elemtype)),
+					 errmsg("vals must hold text, numbers, booleans or JSON objects, not %s", format_type_be(elemtype)),
 					 errhint("For example ARRAY['0', '1000'] or ARRAY[0, 1000].")));
 		getTypeOutputInfo(elemtype, &out, &varlena);
 		for (int i = 0; i < *n; i++)
@@ -970,7 +970,10 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	wp_copy_bounded(req->setting, text_to_cstring(PG_GETARG_TEXT_PP(A_SETTING)),
 					WP_NAME_MAX, "the setting's name");
 	wp_fold_name(req->setting);
-	req->kind = wp_param_kind(req->setting);
+	req->kind = strcmp(req->setting, "settings") == 0 ? WP_PARAM_CONFIG :
+		wp_param_kind(req->setting);
+	/* a library newer than the SQL (before ALTER EXTENSION UPDATE): true */
+	req->checkpoint = PG_NARGS() <= A_CHECKPOINT || PG_GETARG_BOOL(A_CHECKPOINT);
 
 	/* the cap */
 	if (!PG_ARGISNULL(A_IOPS_CAP) && strcmp(req->setting, "iops_cap") == 0)
@@ -993,7 +996,9 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	if (nelems == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("vals is empty: give at least one value of %s", req->setting)));
+				 errmsg("vals is empty: give at least one value of %s", req->setting),
+				 req->kind == WP_PARAM_CONFIG ?
+				 errhint("For example vals => ARRAY['{}', '{\"synchronous_commit\": \"off\"}'].") : 0));
 	if (nelems > WP_MAX_VALUES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -1009,6 +1014,8 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("vals holds a NULL")));
 		v = TextDatumGetCString(elems[i]);
+		if (req->kind == WP_PARAM_CONFIG)
+			continue;			/* after the fixed settings: wp_request_configs */
 		wp_check_one_value(req->setting, v);
 		if (strcmp(req->setting, "round_trip_us") == 0)
 			req->ivals[i] = wp_check_round_trip(v);
@@ -1035,6 +1042,12 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 					  PG_ARGISNULL(A_SCRIPT) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(A_SCRIPT)),
 					  &workload);
 	wp_request_settings(req, PG_GETARG_JSONB_P(A_SETTINGS), workload);
+	if (req->kind == WP_PARAM_CONFIG)
+	{
+		wp_request_configs(req, elems, nelems);
+		for (int i = 0; i < nelems; i++)
+			max_clients = Max(max_clients, req->ivals[i]);
+	}
 	if (req->engine == WP_ENGINE_PGBENCH &&
 		(strcmp(req->setting, "round_trip_us") == 0 || req->round_trip_us > 0))
 		ereport(ERROR,
@@ -1107,7 +1120,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	req->max_clients = (int) max_clients;
 
 	/* server-wide settings take effect with a reload: the caller's right */
-	if (req->kind == WP_PARAM_SERVER || wp_request_has_server_setting(req))
+	if (wp_request_server_names(req) != NIL || wp_request_has_server_setting(req))
 		wp_check_may_call_catalog("pg_reload_conf()", "pg_catalog.pg_reload_conf()",
 								  "reload the server's configuration");
 
@@ -1122,12 +1135,12 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	}
 
 	/* each step starts with a CHECKPOINT: the caller's right too */
-	if (!has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
+	if (req->checkpoint && !has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to start each step with a CHECKPOINT"),
 				 errdetail("Each step of a sweep starts with a CHECKPOINT, which needs the privileges of pg_checkpoint."),
-				 errhint("A superuser can allow it with GRANT pg_checkpoint TO %s; %s",
+				 errhint("A superuser can allow it with GRANT pg_checkpoint TO %s; or run the sweep with checkpoint => false. %s",
 						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
 						 wp_sweeper_hint())));
 	/* the data, prewarmed as the caller */

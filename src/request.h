@@ -13,6 +13,9 @@
 #ifndef WALPRESSURE_REQUEST_H
 #define WALPRESSURE_REQUEST_H
 
+#include "nodes/pg_list.h"
+#include "utils/jsonb.h"
+
 #include "policy.h"
 
 #define WP_NAME_MAX		64		/* a setting's name (NAMEDATALEN) */
@@ -22,6 +25,8 @@
 #define WP_TEXT_MAX		8192	/* label, search_path, the settings argument */
 #define WP_SQL_MAX		32768	/* the custom workload's SQL */
 #define WP_SETTINGS_MAX	(WP_SQL_MAX + WP_TEXT_MAX)	/* the settings argument */
+#define WP_CONFIG_MAX	16		/* settings of one value of a configuration sweep */
+#define WP_CONFIG_POOL	128		/* ... and of all its values together */
 
 /* One setting, name and value, each a single GUC value. */
 typedef struct WpSetting
@@ -40,11 +45,23 @@ typedef enum WpEngineKind
 
 typedef struct WpSweepRequest
 {
-	char		setting[WP_NAME_MAX];	/* the swept parameter */
-	WpParamKind kind;
+	char		setting[WP_NAME_MAX];	/* the swept parameter, or "settings" */
+	WpParamKind kind;			/* WP_PARAM_CONFIG for "settings" */
 	int			nvals;
-	char		vals[WP_MAX_VALUES][WP_VALUE_MAX];
-	int			ivals[WP_MAX_VALUES];	/* a load parameter's values, parsed */
+	char		vals[WP_MAX_VALUES][WP_VALUE_MAX];	/* a configuration: its jsonb text */
+	int			ivals[WP_MAX_VALUES];	/* a load parameter's values, parsed; a
+										 * configuration's clients, 0 when not set */
+
+	/*
+	 * A configuration sweep: value i sets cfg[cfg_first[i]] and the
+	 * cfg_n[i] - 1 after it (session and server-wide settings; clients is in
+	 * ivals)
+	 */
+	int			cfg_first[WP_MAX_VALUES];
+	int			cfg_n[WP_MAX_VALUES];
+	int			ncfg;
+	WpSetting	cfg[WP_CONFIG_POOL];
+	bool		checkpoint;		/* each step starts with a CHECKPOINT */
 	int			repeats;		/* rounds; with auto_repeats, the fewest */
 	bool		auto_repeats;	/* add rounds until the answer is clear */
 	int			max_repeats;	/* with auto_repeats: the most rounds */
@@ -80,6 +97,18 @@ typedef struct WpInitRequest
 } WpInitRequest;
 
 extern void wp_caller_search_path(char *dst);
+extern void wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
+								   bool accept_data_loss);
+extern int	wp_check_load_value(const char *name, const char *value);
+extern void wp_refuse_setting(const char *name, const char *what);
+extern char *wp_jsonb_text(JsonbValue *v);
+
+/* configs.c: the values of a configuration sweep */
+extern void wp_request_configs(WpSweepRequest *req, Datum *elems, int n);
+extern bool wp_value_sets(const WpSweepRequest *req, int pos, const char *name,
+						  const char **value);
+extern int	wp_value_session_settings(const WpSweepRequest *req, int pos, WpSetting *dst, int max);
+extern List *wp_request_server_names(const WpSweepRequest *req);
 extern const char *wp_sweeper_hint(void);
 extern void wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id);
 

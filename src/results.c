@@ -237,31 +237,56 @@ wp_same_value(const char *vartype, int flags, const char *a, const char *b)
  * load, which has no setting.  Runs as the owner, inside the row's
  * transaction.
  */
+static bool
+wp_is_current(const char *name, const char *value)
+{
+	const char *cur = GetConfigOptionByName(name, NULL, false); /* as SHOW shows it */
+	char	   *vartype;
+
+	if (SPI_execute_with_args("SELECT vartype FROM pg_catalog.pg_settings WHERE name = $1",
+							  1, (Oid[]) {TEXTOID},
+							  (Datum[]) {CStringGetTextDatum(name)},
+							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the type of setting %s", name);
+	vartype = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	return wp_same_value(vartype, GetConfigOptionFlags(name, false), cur, value);
+}
+
+/*
+ * A configuration sweep's current configuration is '{}', the settings as
+ * they are: a value means the same when each setting it sets (and its
+ * clients) is as it is.
+ */
+static const char *
+wp_current_config(const WpSweepRequest *req, int *pos)
+{
+	for (int i = 0; i < req->nvals && *pos < 0; i++)
+	{
+		bool		same = req->ivals[i] == 0 || req->ivals[i] == req->clients;
+
+		for (int s = req->cfg_first[i]; same && s < req->cfg_first[i] + req->cfg_n[i]; s++)
+			same = wp_is_current(req->cfg[s].name, req->cfg[s].value);
+		if (same)
+			*pos = i;
+	}
+	return "{}";
+}
+
 static const char *
 wp_current_value(const WpSweepRequest *req, int *pos)
 {
-	const char *cur;
-	char	   *vartype;
-	int			flags;
-
 	*pos = -1;
+	if (req->kind == WP_PARAM_CONFIG)
+		return wp_current_config(req, pos);
 	if (req->kind != WP_PARAM_SESSION && req->kind != WP_PARAM_SERVER)
 		return NULL;
-	cur = GetConfigOptionByName(req->setting, NULL, false);	/* as SHOW shows it */
-	if (SPI_execute_with_args("SELECT vartype FROM pg_catalog.pg_settings WHERE name = $1",
-							  1, (Oid[]) {TEXTOID},
-							  (Datum[]) {CStringGetTextDatum(req->setting)},
-							  NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "could not read the type of setting %s", req->setting);
-	vartype = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	flags = GetConfigOptionFlags(req->setting, false);
 	for (int i = 0; i < req->nvals; i++)
-		if (wp_same_value(vartype, flags, cur, req->vals[i]))
+		if (wp_is_current(req->setting, req->vals[i]))
 		{
 			*pos = i;
 			break;
 		}
-	return cur;
+	return GetConfigOptionByName(req->setting, NULL, false);
 }
 
 /* The first line of a small file under /sys, or NULL. */
@@ -364,6 +389,8 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	wp_col(&row, "engine", TEXTOID,
 		   CStringGetTextDatum(req->engine == WP_ENGINE_PGBENCH ? "pgbench" : "backend"), false);
 	wp_col(&row, "script", TEXTOID, CStringGetTextDatum(req->sql), !req->is_script);
+	if (wp_has_column("sweeps", "checkpoint"))	/* 0.4.0 */
+		wp_col(&row, "checkpoint", BOOLOID, BoolGetDatum(req->checkpoint), false);
 	if (wp_has_column("sweeps", "current_value"))	/* 0.3.0 */
 	{
 		current = wp_current_value(req, &current_pos);

@@ -236,11 +236,26 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	memset(r, 0, sizeof(*r));
 	*nsamples = 0;
 
-	/* a server-wide value first, in effect before the checkpoint and clients */
-	if (req->kind == WP_PARAM_SERVER)
+	/*
+	 * a server-wide value first, in effect before the checkpoint and
+	 * clients; in a configuration sweep, each server-wide setting the values
+	 * change: this value's, or as it was before the sweep
+	 */
+	if (plan->server_names != NIL)
 	{
+		List	   *values = NIL;
+		ListCell   *ln;
+		ListCell   *lo;
+
+		forboth(ln, plan->server_names, lo, plan->server_originals)
+		{
+			const char *v;
+
+			values = lappend(values, pstrdup(wp_value_sets(req, pos, lfirst(ln), &v) ?
+											 v : (const char *) lfirst(lo)));
+		}
 		wp_job_phase(WP_PHASE_SETTINGS, step, repeat, value);
-		wp_server_settings_apply(list_make1(pstrdup(req->setting)), list_make1(pstrdup(value)));
+		wp_server_settings_apply(plan->server_names, values);
 	}
 	r->data_loss = wp_step_data_loss(spec);
 
@@ -248,12 +263,17 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	 * the same WAL state at every step's start: no pending full-page images.
 	 * The CHECKPOINT is the sweep's own, not the load's: it runs without the
 	 * cap (the limits as they were before the sweep), so that writing the
-	 * last step's dirty buffers takes seconds, not minutes at the cap
+	 * last step's dirty buffers takes seconds, not minutes at the cap.
+	 * With checkpoint => false, none: the checkpoints come as the server's
+	 * settings bring them, and their writes go through the cap
 	 */
-	wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, value);
-	if (plan->cap->active)
-		wp_cap_set(plan->cap, plan->cap->rec.prev_write_iops);
-	wp_step_checkpoint();
+	if (req->checkpoint)
+	{
+		wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, value);
+		if (plan->cap->active)
+			wp_cap_set(plan->cap, plan->cap->rec.prev_write_iops);
+		wp_step_checkpoint();
+	}
 	if (plan->cap->active)
 	{
 		r->iops_cap = strcmp(req->setting, "iops_cap") == 0 ? req->ivals[pos] : req->iops_cap;

@@ -24,6 +24,9 @@ typedef struct WpStepPlan
 	const WpSweepRequest *req;
 	const WpLoadEngine *engine;
 	WpCap	   *cap;
+	/* the server-wide settings the values change, and their values before */
+	List	   *server_names;
+	List	   *server_originals;
 } WpStepPlan;
 
 /* One second of a step's measured window. */

@@ -40,7 +40,8 @@ CREATE TABLE sweeps (
     origin jsonb,
     auto_repeats bool NOT NULL DEFAULT false,
     budget interval,
-    rounds_stop text
+    rounds_stop text,
+    checkpoint bool NOT NULL DEFAULT true
 );
 
 COMMENT ON TABLE sweeps IS
@@ -55,6 +56,8 @@ COMMENT ON COLUMN sweeps.current_value IS
 'the swept setting''s value when the sweep started, as a new session of the role that ran it gets it (NULL: the load, not a setting): what best and results compare against';
 COMMENT ON COLUMN sweeps.current_pos IS
 'the position in vals of the value that means current_value (''200ms'' and ''200'' alike), NULL when none does';
+COMMENT ON COLUMN sweeps.checkpoint IS
+'whether each step started with a CHECKPOINT (run_sweep''s checkpoint): false, the checkpoints came as the server''s settings brought them, their writes through the cap';
 COMMENT ON COLUMN sweeps.cpus IS
 'CPUs online on the server when the sweep started';
 COMMENT ON COLUMN sweeps.wal_disk IS

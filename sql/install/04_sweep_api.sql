@@ -126,13 +126,14 @@ CREATE FUNCTION run_sweep(
     accept_data_loss bool DEFAULT false,
     engine text DEFAULT 'pgbench',
     script text DEFAULT NULL,
-    budget "any" DEFAULT NULL::interval)
+    budget "any" DEFAULT NULL::interval,
+    checkpoint bool DEFAULT true)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -172,7 +173,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
@@ -204,7 +205,7 @@ BEGIN
     END IF;
     FOREACH g IN ARRAY ARRAY[
         format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
-        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
         format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
                'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
@@ -266,7 +267,7 @@ BEGIN
         format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
         format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
                'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
-        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
         format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
     LOOP

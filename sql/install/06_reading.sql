@@ -157,6 +157,12 @@ SELECT s.sweep_id,
        CASE WHEN f.sweep_id IS NULL THEN NULL
             WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('-- %s is the load, not a server setting', s.setting)
+            WHEN s.setting = 'settings' THEN
+                coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
+                          FROM jsonb_each_text(f.value::jsonb) c
+                          WHERE c.key <> ALL (walpressure.sweepable_load()))
+                         || ' SELECT pg_reload_conf();',
+                         '-- the configuration differs only in its load')
             ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
        END AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
@@ -165,11 +171,19 @@ SELECT s.sweep_id,
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
                        s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, f.speedup_ci_high)
+            WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
+                format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
+                       f.value, f.speedup, b.value,
+                       CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
+                       f.speedup_ci_low, f.speedup_ci_high)
             WHEN f.sweep_id IS NOT NULL THEN
                 format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
                        s.setting, f.value, f.speedup, s.setting, b.value,
                        CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
                        f.speedup_ci_low, f.speedup_ci_high)
+            WHEN s.setting = 'settings' THEN
+                format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
+                       CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)
             WHEN s.current_value IS NOT NULL THEN
                 format('keep %s = %s: no value is faster than %s beyond its 95%% interval',
                        s.setting, s.current_value,
@@ -447,6 +461,18 @@ RETURN CASE setting
 -- the value, on a numeric axis (log when the values span 20x or more) for
 -- number settings, with the cap, the current value, the answer and any
 -- data-loss risk in the legend.
+-- A value as a chart labels it: a configuration's settings as name=value,
+-- joined by sep ('{}': as is); any other value as it is.
+CREATE FUNCTION _value_label(setting text, value text, sep text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+BEGIN ATOMIC
+    SELECT CASE WHEN setting <> 'settings' THEN value
+                WHEN value::jsonb = '{}' THEN 'as is'
+                ELSE (SELECT string_agg(c.key || '=' || c.value, sep ORDER BY c.key)
+                      FROM jsonb_each_text(value::jsonb) c) END;
+END;
+
 CREATE FUNCTION _plot(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
@@ -474,10 +500,18 @@ DECLARE
     marks text := '';
     legend text := '';
     lx float8;
+    lines int;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no sweep %', _plot.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    -- a configuration's label has a line per setting: room below the axis
+    IF s.setting = 'settings' THEN
+        SELECT coalesce(max((SELECT count(*) FROM jsonb_object_keys(v2::jsonb))), 1) INTO lines
+        FROM unnest(s.vals) AS v2;
+        h := h + 15 * (greatest(lines, 1) - 1);
+        b := b + 15 * (greatest(lines, 1) - 1);
     END IF;
     SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot.sweep_id;
     pw := w - l - rt;
@@ -489,7 +523,9 @@ BEGIN
            min(walpressure._setting_number(s.setting, x2.value)),
            max(walpressure._setting_number(s.setting, x2.value)),
            max(x2.tps), max(greatest(x2.write_iops, x2.iops_cap)), bool_or(x2.write_iops IS NOT NULL),
-           string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+           CASE WHEN s.setting = 'settings' THEN
+               string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+           ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
         INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
         FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
     numeric_x := coalesce(numeric_x, false) AND n >= 2 AND xmax > xmin;
@@ -568,7 +604,12 @@ BEGIN
                             ELSE (r.value_pos - 0.5) / greatest(n, 1) END;
         IF NOT numeric_x THEN
             svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19,
-                                 walpressure._xml_text(r.value));
+                                 CASE WHEN s.setting = 'settings' THEN
+                                     format('<tspan x="%s">', walpressure._px(px))
+                                     || replace(walpressure._xml_text(walpressure._value_label(s.setting, r.value, E'\n')), E'\n',
+                                                format('</tspan><tspan x="%s" dy="15">', walpressure._px(px)))
+                                     || '</tspan>'
+                                 ELSE walpressure._xml_text(r.value) END);
         END IF;
         IF r.tps IS NULL THEN
             CONTINUE;           -- a value with no step that counts: its label only
@@ -629,16 +670,18 @@ BEGIN
         legend := legend || CASE WHEN s.current_pos IS NOT NULL
             THEN format('<circle cx="%s" cy="58" r="6" fill="none" stroke="black" stroke-width="1.5"/><text x="%s" y="62">%s</text>',
                         walpressure._px(lx + 8), walpressure._px(lx + 18),
-                        walpressure._xml_text('current ' || s.current_value))
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ')))
             ELSE format('<text x="%s" y="62">%s</text>', walpressure._px(lx),
-                        walpressure._xml_text('current ' || s.current_value || ': not measured')) END;
-        lx := lx + 18 + 6.6 * length('current ' || s.current_value
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ') || ': not measured')) END;
+        lx := lx + 18 + 6.6 * length('current ' || walpressure._value_label(s.setting, s.current_value, ', ')
                                      || CASE WHEN s.current_pos IS NULL THEN ': not measured' ELSE '' END) + 14;
     END IF;
     legend := legend || CASE WHEN k.apply IS NOT NULL
         THEN format('<circle cx="%s" cy="58" r="7" fill="none" stroke="#2a9d3a" stroke-width="2.5"/><text x="%s" y="62" fill="#2a9d3a">%s</text>',
                     walpressure._px(lx + 8), walpressure._px(lx + 20),
-                    walpressure._xml_text(format('best %s: %sx', k.value, k.gain)))
+                    walpressure._xml_text(CASE WHEN lx + 20 + 6.6 * length(format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)) <= w
+                                               THEN format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                               ELSE format('best (circled): %sx', k.gain) END))
         WHEN k.answer LIKE 'keep%' THEN format('<text x="%s" y="62" fill="#2a9d3a">keep: nothing beats it</text>', walpressure._px(lx))
         ELSE '' END;
     IF loss IS NOT NULL THEN

@@ -265,6 +265,50 @@ SELECT string_agg(value || ': ' || data_loss, ' / ') FROM walpressure.results WH
 	'on: fsync=off / off: fsync=off, synchronous_commit=off', 'and so do the results');
 unchanged('after a sweep with fsync fixed off');
 
+# --- whole configurations in one sweep ('settings'): each value's
+# server-wide settings in effect for its step, and those it does not set back
+# to what they were (fsync on again for '{}' after '{"fsync": "off"}'); the
+# session settings in the clients; one value sets the load's clients
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('settings',
+           ARRAY['{"fsync": "off", "wal_writer_delay": "10ms"}', '{}',
+                 '{"synchronous_commit": "off", "clients": 3}', '{"wal_writer_delay": "1000ms"}'],
+           clients => 2, duration => '2 s', warmup => '0 s', prewarm => false, accept_data_loss => true,
+           workload => 'custom',
+           settings => '{"sql": "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) SELECT -2, current_setting(''synchronous_commit'')::bool::int, 1, extract(epoch FROM current_setting(''wal_writer_delay'')::interval) * 1000, now()"}')});
+is(sweep_field($id, 'status'), 'done', 'settings sweep done');
+is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ' ' || clients || ' ' || coalesce(data_loss, 'safe'), ' / ' ORDER BY step)
+FROM walpressure.steps WHERE sweep_id = $id}),
+	'{"fsync": "off", "wal_writer_delay": "10ms"} 2 fsync=off / {} 2 safe / '
+	. '{"clients": 3, "synchronous_commit": "off"} 3 synchronous_commit=off / {"wal_writer_delay": "1000ms"} 2 safe',
+	'each step ran its configuration: fsync back on and wal_writer_delay back after the values that set them');
+is($node->safe_psql('postgres', q{
+SELECT string_agg(DISTINCT bid || ':' || delta, ' ' ORDER BY bid || ':' || delta) FROM pgbench_history WHERE tid = -2}),
+	'0:300 1:10 1:1000 1:300',
+	'the clients saw each value\'s settings (synchronous_commit:wal_writer_delay), the DBA\'s 300ms where none is set');
+is(sweep_field($id, q{current_value || ' ' || current_pos}), '{} 2', 'the current configuration is {}, value 2');
+is(sweep_field($id, q{(SELECT string_agg(key, ' ' ORDER BY key) FROM jsonb_object_keys(server_originals) key)}),
+	'fsync wal_writer_delay', 'the server-wide settings of every value were recorded to restore');
+unchanged('after a settings sweep');
+
+# --- checkpoint => false: no CHECKPOINT before the steps
+my $ckpt_query = $node->pg_version >= 17 ? 'SELECT num_requested FROM pg_stat_checkpointer'
+  : 'SELECT checkpoints_req FROM pg_stat_bgwriter';
+my $ckpt_before = $node->safe_psql('postgres', $ckpt_query);
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 1, duration => '1 s',
+                             warmup => '0 s', prewarm => false, checkpoint => false)});
+is(sweep_field($id, q{status || ' ' || checkpoint}), 'done false', 'a sweep without checkpoints done, and recorded so');
+$node->safe_psql('postgres', 'SELECT pg_stat_clear_snapshot()');
+is($node->safe_psql('postgres', $ckpt_query), $ckpt_before,
+	'no checkpoint was requested');
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 1, duration => '1 s',
+                             warmup => '0 s', prewarm => false)});
+ok($node->safe_psql('postgres', $ckpt_query) >= $ckpt_before + 2,
+	'while a default sweep requests one per step');
+
 # --- refused, with nothing changed
 my ($ret, $out, $err);
 my $sweeps_before = $node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.sweeps');

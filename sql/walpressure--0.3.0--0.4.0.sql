@@ -1,0 +1,568 @@
+/* walpressure 0.3.0 -> 0.4.0 */
+\echo Use "ALTER EXTENSION walpressure UPDATE TO '0.4.0'" to load this file. \quit
+
+-- run_sweep('settings', ...): each value a JSON object of settings, a whole
+-- configuration; checkpoint => false skips the CHECKPOINT before each step,
+-- recorded in sweeps.checkpoint.
+ALTER TABLE sweeps ADD COLUMN checkpoint bool NOT NULL DEFAULT true;
+COMMENT ON COLUMN sweeps.checkpoint IS
+'whether each step started with a CHECKPOINT (run_sweep''s checkpoint): false, the checkpoints came as the server''s settings brought them, their writes through the cap';
+
+-- run_sweep gains checkpoint: a new signature.  The roles granted the old
+-- one get the new one.
+CREATE FUNCTION _grantees_0_4_0() RETURNS text[] LANGUAGE sql AS $$
+    SELECT coalesce(array_agg(DISTINCT a.grantee::regrole::text), '{}')
+    FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+    WHERE p.oid = 'walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any")'::regprocedure
+      AND a.privilege_type = 'EXECUTE' AND a.grantee <> 0 AND a.grantee <> p.proowner
+$$;
+CREATE TABLE _grantees_0_4_0 AS SELECT unnest(_grantees_0_4_0()) AS grantee;
+DROP FUNCTION _grantees_0_4_0();
+DROP FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any");
+
+CREATE FUNCTION run_sweep(
+    setting text,
+    vals "any",
+    clients int DEFAULT 10,
+    duration "any" DEFAULT '60 s'::interval,
+    workload text DEFAULT 'simple-update',
+    iops_cap int DEFAULT NULL,
+    warmup "any" DEFAULT '5 s'::interval,
+    repeats "any" DEFAULT 1,
+    settings jsonb DEFAULT '{}',
+    prewarm bool DEFAULT true,
+    label text DEFAULT NULL,
+    wait bool DEFAULT true,
+    accept_data_loss bool DEFAULT false,
+    engine text DEFAULT 'pgbench',
+    script text DEFAULT NULL,
+    budget "any" DEFAULT NULL::interval,
+    checkpoint bool DEFAULT true)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'wp_run_sweep'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
+
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) FROM PUBLIC;
+DO $$
+DECLARE
+    r text;
+BEGIN
+    FOR r IN SELECT grantee FROM walpressure._grantees_0_4_0 LOOP
+        EXECUTE format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) TO %s', r);
+    END LOOP;
+END
+$$;
+DROP TABLE _grantees_0_4_0;
+
+-- grant_sweeper and revoke_sweeper name the new signature.
+CREATE OR REPLACE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    r text := grant_sweeper.role::text;
+    g text;
+    t text;
+BEGIN
+    IF grant_sweeper.engine NOT IN ('pgbench', 'backend') THEN
+        RAISE EXCEPTION 'unknown engine "%"', grant_sweeper.engine
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Engines: pgbench, backend.';
+    END IF;
+    FOREACH g IN ARRAY ARRAY[
+        format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
+               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
+        format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
+               'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
+        format('GRANT pg_checkpoint TO %s', r),
+        format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
+    LOOP
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    IF grant_sweeper.engine = 'pgbench' THEN
+        g := format('GRANT pg_execute_server_program TO %s', r);
+        EXECUTE g;
+        RETURN NEXT g || '   -- the default engine runs the server''s pgbench: this lets the role run any program as the server''s OS user';
+    END IF;
+    -- the pgbench tables the caller's search_path finds (as run_sweep will),
+    -- when they exist
+    FOR t, g IN
+        SELECT c.oid::regclass::text, CASE WHEN c.relname = 'pgbench_history' THEN 'SELECT, INSERT' ELSE 'SELECT, UPDATE' END
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
+        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
+        ORDER BY 1
+    LOOP
+        g := format('GRANT %s ON %s TO %s', g, t, r);
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    IF NOT FOUND THEN
+        RAISE NOTICE 'no pgbench tables yet: after walpressure.init_pgbench(), call grant_sweeper again for their rows';
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION revoke_sweeper(role regrole)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    r text := revoke_sweeper.role::text;
+    g text;
+    t text;
+BEGIN
+    FOR t IN
+        SELECT c.oid::regclass::text
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
+        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
+        ORDER BY 1
+    LOOP
+        g := format('REVOKE SELECT, INSERT, UPDATE ON %s FROM %s', t, r);
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    FOREACH g IN ARRAY ARRAY[
+        format('REVOKE pg_execute_server_program FROM %s', r),
+        format('REVOKE pg_checkpoint FROM %s', r),
+        format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
+        format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
+               'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
+               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
+        format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
+    LOOP
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+END
+$$;
+
+-- best: the answer and the ALTER SYSTEM lines of a configuration.
+CREATE OR REPLACE VIEW best AS
+WITH base AS (
+    -- what every value is compared against: the current value when it was
+    -- measured, else the first
+    SELECT r.* FROM results r JOIN sweeps s USING (sweep_id)
+    WHERE r.value_pos = coalesce(s.current_pos, 1)
+), faster AS (
+    -- the fastest value beyond noise
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r
+    WHERE r.verdict = 'faster'
+    ORDER BY r.sweep_id, r.tps DESC
+), pick AS (
+    -- the answer's row: the fastest value beyond noise, else the current
+    -- value (measured or not), else the baseline
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r JOIN sweeps s USING (sweep_id)
+    WHERE r.verdict = 'faster' OR r.is_current OR r.value_pos = coalesce(s.current_pos, 1)
+    ORDER BY r.sweep_id, CASE WHEN r.verdict = 'faster' THEN 0 WHEN r.is_current THEN 1 ELSE 2 END,
+             r.tps DESC NULLS LAST
+), rival AS (
+    -- the fastest value that is not the baseline: what the intervals would
+    -- have to tell from it
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r JOIN sweeps s USING (sweep_id)
+    WHERE r.value_pos > 0 AND r.value_pos <> coalesce(s.current_pos, 1) AND r.tps IS NOT NULL
+    ORDER BY r.sweep_id, r.tps DESC
+), decide AS (
+    -- interleaved repeats that would separate the rival from the baseline
+    -- with non-overlapping 95% intervals, at the spread the repeats showed
+    SELECT v.sweep_id,
+           (SELECT min(n) FROM generate_series(2, 1000) AS n
+            WHERE abs(v.tps - b.tps) > walpressure._t975(n - 1) * (v.tps_stddev + b.tps_stddev) / sqrt(n)) AS repeats_needed
+    FROM rival v JOIN base b USING (sweep_id)
+    WHERE v.ci_basis = 'repeats' AND b.ci_basis = 'repeats'
+), per_sweep AS (
+    SELECT st.sweep_id,
+           max(st.clients) AS max_clients,
+           min(st.seconds) AS min_seconds,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.iops_cap IS NOT NULL AND st.write_iops < 0.9 * st.iops_cap) AS below_cap,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.iops_cap IS NOT NULL AND st.write_iops >= 0.95 * st.iops_cap) AS at_cap,
+           sum(st.checkpoints_timed + st.checkpoints_requested) AS checkpoints,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.checkpoints_timed + st.checkpoints_requested > 0) AS checkpoint_values,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.wal_buffers_full > 0) AS wal_buffers_values,
+           sum(st.retries) AS retries,
+           string_agg(DISTINCT st.value || ': ' || st.data_loss, '; ') FILTER (
+               WHERE st.data_loss IS NOT NULL) AS data_loss,
+           count(*) FILTER (WHERE st.discarded IS NOT NULL) AS steps_discarded,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.discarded IS NOT NULL) AS discarded_values,
+           -- CPU: the server's processes and pgbench, against the CPUs online
+           max((st.server_cpu_s + coalesce(st.client_cpu_s, 0)) / nullif(st.seconds, 0)) AS max_cpus_used,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE (st.server_cpu_s + coalesce(st.client_cpu_s, 0)) / nullif(st.seconds, 0)
+                     >= 0.85 * (SELECT w.cpus FROM sweeps w WHERE w.sweep_id = st.sweep_id)) AS cpu_bound
+    FROM steps st
+    GROUP BY st.sweep_id
+), slow_delay AS (
+    -- commit_delay values that read slower and wait longer than a WAL fsync
+    -- took at the baseline
+    SELECT r.sweep_id, string_agg(r.value, ', ' ORDER BY r.value_pos) AS values, min(b.fsync_avg_ms) AS fsync_ms
+    FROM results r JOIN base b USING (sweep_id) JOIN sweeps s USING (sweep_id)
+    WHERE s.setting = 'commit_delay' AND r.verdict = 'slower'
+      AND walpressure._int_setting(r.value) / 1000.0 > b.fsync_avg_ms
+    GROUP BY r.sweep_id
+), diag AS (
+    SELECT s.sweep_id,
+           array_remove(ARRAY[
+               CASE WHEN s.status <> 'done' THEN
+                   format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
+                          coalesce(': ' || s.error, '')) END,
+               CASE WHEN s.rounds_stop IS NOT NULL THEN
+                   format('repeats => auto: %s', s.rounds_stop) END,
+               CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
+                   format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
+                          s.current_value, s.vals[1], s.current_value) END,
+               CASE WHEN (s.setting = 'commit_delay' OR s.settings ? 'commit_delay')
+                         AND p.max_clients - 1 < coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                                          walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)
+                   THEN format('commit_delay is inert: with %s clients at most %s other transactions are active, '
+                               'fewer than commit_siblings = %s, so no commit ever waits (lower commit_siblings or add clients)',
+                               p.max_clients, p.max_clients - 1,
+                               coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                        walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)) END,
+               CASE WHEN sd.values IS NOT NULL THEN
+                   format('a WAL fsync took %s ms at %s = %s: commit_delay = %s (microseconds) waits longer than the flush it would share, so it only adds waiting (the disk is fast here, or not the bottleneck)',
+                          round(sd.fsync_ms::numeric, 3), s.setting, b.value, sd.values) END,
+               CASE WHEN p.at_cap IS NOT NULL THEN
+                   format('the disk cap was saturated at %s: throughput there is bound by write IOPS', p.at_cap) END,
+               CASE WHEN p.below_cap IS NOT NULL THEN
+                   format('the disk stayed below the cap at %s: the load was bound by CPU or by commit grouping there, not by the disk', p.below_cap) END,
+               CASE WHEN p.cpu_bound IS NOT NULL THEN
+                   format('CPU-bound at %s: the server and its clients kept up to %s of the %s CPUs busy, so the WAL disk was not what limited tps there',
+                          p.cpu_bound, round(p.max_cpus_used::numeric, 1), s.cpus) END,
+               CASE WHEN p.checkpoints > 0 THEN
+                   format('%s checkpoint(s) ran inside measured windows (at %s): their writes and the full-page images after them weigh on those steps',
+                          p.checkpoints, p.checkpoint_values) END,
+               CASE WHEN p.wal_buffers_full > 0 THEN
+                   format('wal_buffers filled %s times (at %s): backends wrote WAL themselves; raise wal_buffers',
+                          p.wal_buffers_full, p.wal_buffers_values) END,
+               CASE WHEN p.retries > 0 THEN
+                   format('%s transactions failed with a serialization failure or deadlock and were not retried', p.retries) END,
+               CASE WHEN p.steps_discarded > 0 THEN
+                   format('%s step(s) are left out of the figures (at %s): pgbench lost clients or ended early, or the server''s statistics were reset; see steps.discarded',
+                          p.steps_discarded, p.discarded_values) END,
+               CASE WHEN p.data_loss IS NOT NULL THEN
+                   format('a crash can lose data with %s', p.data_loss) END,
+               CASE WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id
+                                                                AND r.verdict IN ('faster', 'slower'))
+                         AND v.sweep_id IS NOT NULL AND b.tps IS NOT NULL THEN
+                   format('no value differs from %s = %s (%s) beyond noise: their 95%% intervals overlap',
+                          s.setting, b.value, CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END) END,
+               CASE WHEN f.sweep_id IS NULL AND v.verdict = 'within noise' THEN
+                   CASE WHEN v.ci_basis = 'seconds' THEN
+                            'with one repeat each interval comes from the per-second samples of one window and leaves out how runs differ: run repeats => 3 or more to decide'
+                        WHEN d.repeats_needed IS NULL THEN
+                            format('%s (%s tps) and %s (%s tps) differ by less than their spread: no practical number of repeats would tell them apart, if they differ at all',
+                                   v.value, v.tps, b.value, b.tps)
+                        WHEN d.repeats_needed > least(v.repeats, b.repeats) THEN
+                            format('the intervals are too wide to decide between %s (%s tps) and %s (%s tps): at the spread these %s repeats showed, about %s interleaved repeats would separate a difference of this size (repeats => %s), if it is real',
+                                   v.value, v.tps, b.value, b.tps, least(v.repeats, b.repeats),
+                                   d.repeats_needed, d.repeats_needed) END END,
+               CASE WHEN least(v.repeats, b.repeats) = 2 THEN
+                   'with 2 repeats a 95% interval is 12.7 standard errors wide on each side (Student''s t with 1 degree of freedom): 3 repeats make it 4.3'
+                    END,
+               CASE WHEN p.min_seconds < 10 AND s.repeats = 1 THEN
+                   format('the measured windows are %s s: an interval from fewer than 10 per-second samples is wide or missing (no interval); use duration => ''30 s'' or more, or repeats',
+                          round(p.min_seconds::numeric, 1)) END
+           ], NULL) AS lines
+    FROM sweeps s
+    JOIN per_sweep p USING (sweep_id)
+    LEFT JOIN base b USING (sweep_id)
+    LEFT JOIN faster f USING (sweep_id)
+    LEFT JOIN rival v USING (sweep_id)
+    LEFT JOIN decide d USING (sweep_id)
+    LEFT JOIN slow_delay sd USING (sweep_id)
+)
+SELECT s.sweep_id,
+       s.label,
+       s.setting,
+       k.value,
+       k.tps,
+       k.speedup AS gain,
+       k.speedup_ci_low AS gain_ci_low,
+       k.speedup_ci_high AS gain_ci_high,
+       k.verdict,
+       CASE WHEN f.sweep_id IS NULL THEN NULL
+            WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
+                format('-- %s is the load, not a server setting', s.setting)
+            WHEN s.setting = 'settings' THEN
+                coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
+                          FROM jsonb_each_text(f.value::jsonb) c
+                          WHERE c.key <> ALL (walpressure.sweepable_load()))
+                         || ' SELECT pg_reload_conf();',
+                         '-- the configuration differs only in its load')
+            ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
+       END AS apply,
+       array_to_string(d.lines, E'\n') AS diagnoses,
+       CASE WHEN b.tps IS NULL THEN
+                format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
+            WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
+                format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
+                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, f.speedup_ci_high)
+            WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
+                format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
+                       f.value, f.speedup, b.value,
+                       CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
+                       f.speedup_ci_low, f.speedup_ci_high)
+            WHEN f.sweep_id IS NOT NULL THEN
+                format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
+                       s.setting, f.value, f.speedup, s.setting, b.value,
+                       CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
+                       f.speedup_ci_low, f.speedup_ci_high)
+            WHEN s.setting = 'settings' THEN
+                format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
+                       CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)
+            WHEN s.current_value IS NOT NULL THEN
+                format('keep %s = %s: no value is faster than %s beyond its 95%% interval',
+                       s.setting, s.current_value,
+                       CASE WHEN b.is_current THEN 'it' ELSE 'the first value (' || b.value || ')' END)
+            ELSE format('keep: no value is faster than %s = %s beyond its 95%% interval', s.setting, b.value)
+       END AS answer,
+       s.current_value
+FROM sweeps s
+JOIN diag d USING (sweep_id)
+JOIN pick k USING (sweep_id)
+LEFT JOIN base b USING (sweep_id)
+LEFT JOIN faster f USING (sweep_id)
+ORDER BY s.sweep_id;
+
+-- plot: a configuration's settings as name=value, a line each.
+-- A value as a chart labels it: a configuration's settings as name=value,
+-- joined by sep ('{}': as is); any other value as it is.
+CREATE FUNCTION _value_label(setting text, value text, sep text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+BEGIN ATOMIC
+    SELECT CASE WHEN setting <> 'settings' THEN value
+                WHEN value::jsonb = '{}' THEN 'as is'
+                ELSE (SELECT string_agg(c.key || '=' || c.value, sep ORDER BY c.key)
+                      FROM jsonb_each_text(value::jsonb) c) END;
+END;
+
+CREATE OR REPLACE FUNCTION _plot(sweep_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    k walpressure.best;
+    r record;
+    w int := 760; h int := 480;
+    l int := 80; rt int := 80; t int := 108; b int := 66;
+    pw float8; ph float8;
+    n int;
+    numeric_x bool; log_x bool;
+    xmin float8; xmax float8;
+    tps_max float8; iops_max float8;
+    tps_step float8; iops_step float8; tps_top float8; iops_top float8;
+    x_step float8; v float8;
+    px float8; py float8;
+    has_iops bool;
+    loss text;
+    unit text;
+    svg text;
+    tps_line text := '';
+    iops_line text := '';
+    marks text := '';
+    legend text := '';
+    lx float8;
+    lines int;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep %', _plot.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    -- a configuration's label has a line per setting: room below the axis
+    IF s.setting = 'settings' THEN
+        SELECT coalesce(max((SELECT count(*) FROM jsonb_object_keys(v2::jsonb))), 1) INTO lines
+        FROM unnest(s.vals) AS v2;
+        h := h + 15 * (greatest(lines, 1) - 1);
+        b := b + 15 * (greatest(lines, 1) - 1);
+    END IF;
+    SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot.sweep_id;
+    pw := w - l - rt;
+    ph := h - t - b;
+
+    -- what is drawn: every value with a step (the current value's row when it
+    -- was not measured is in the legend, not on the axis)
+    SELECT count(*), bool_and(walpressure._setting_number(s.setting, x2.value) IS NOT NULL),
+           min(walpressure._setting_number(s.setting, x2.value)),
+           max(walpressure._setting_number(s.setting, x2.value)),
+           max(x2.tps), max(greatest(x2.write_iops, x2.iops_cap)), bool_or(x2.write_iops IS NOT NULL),
+           CASE WHEN s.setting = 'settings' THEN
+               string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+           ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
+        INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
+        FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
+    numeric_x := coalesce(numeric_x, false) AND n >= 2 AND xmax > xmin;
+    log_x := numeric_x AND xmin > 0 AND xmax / xmin >= 20;
+    unit := walpressure._setting_unit(s.setting);
+
+    -- round steps; the axes fit the means (a wide interval is cut at the top)
+    tps_step := walpressure._nice_step(1.1 * coalesce(tps_max, 1) / 5);
+    tps_top := tps_step * ceil(1.1 * coalesce(tps_max, 1) / tps_step);
+    iops_step := walpressure._nice_step(1.1 * coalesce(iops_max, 1) / 5);
+    iops_top := iops_step * ceil(1.1 * coalesce(iops_max, 1) / iops_step);
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+        || format('<text x="%s" y="24" text-anchor="middle" font-size="15">%s</text>', w / 2,
+                  walpressure._xml_text(format('sweep %s%s: %s', s.sweep_id,
+                                               coalesce(' "' || s.label || '"', ''), s.setting)))
+        || format('<text x="%s" y="42" text-anchor="middle" font-size="11" fill="#555555">%s</text>', w / 2,
+                  walpressure._xml_text(format('%s, %s clients, %s engine, %s x %s s%s; %s, %s',
+                                               s.workload, s.clients, s.engine, s.repeats,
+                                               trim_scale(extract(epoch FROM s.duration)),
+                                               coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                                               to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
+        -- axes and their titles, above them (nothing rotated, nothing overlaps)
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', l, h - b, w - rt, h - b)
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', l, t, l, h - b)
+        || format('<text x="%s" y="%s" text-anchor="start" fill="#1f5fa8">transactions per second</text>', l - 40, t - 10)
+        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', l + pw / 2, h - 18,
+                  walpressure._xml_text(s.setting || coalesce(' (' || unit || CASE WHEN log_x THEN ', log scale' ELSE '' END || ')',
+                                                              CASE WHEN log_x THEN ' (log scale)' ELSE '' END)));
+    FOR i IN 0..round(tps_top / tps_step)::int LOOP
+        py := h - b - ph * i * tps_step / tps_top;
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#dddddd"/>', l, walpressure._px(py), w - rt, walpressure._px(py))
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#1f5fa8">%s</text>',
+                             l - 6, walpressure._px(py + 4), walpressure._tick(i * tps_step));
+    END LOOP;
+    IF has_iops THEN
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', w - rt, t, w - rt, h - b)
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">write IOPS</text>', w - rt + 40, t - 10);
+        FOR i IN 0..round(iops_top / iops_step)::int LOOP
+            py := h - b - ph * i * iops_step / iops_top;
+            svg := svg || format('<text x="%s" y="%s" fill="#c45a00">%s</text>',
+                                 w - rt + 6, walpressure._px(py + 4), walpressure._tick(i * iops_step));
+        END LOOP;
+    END IF;
+
+    -- x ticks: round numbers on a numeric axis, else one per value
+    IF numeric_x AND log_x THEN
+        FOR e IN floor(log(xmin))::int..ceil(log(xmax))::int LOOP
+            FOREACH v IN ARRAY ARRAY[1, 2, 5] LOOP
+                CONTINUE WHEN v * power(10, e) < xmin * 0.999 OR v * power(10, e) > xmax * 1.001
+                              OR (v <> 1 AND log(xmax / xmin) > 2.5);
+                px := l + pw * (0.05 + 0.9 * (ln(v * power(10, e)) - ln(xmin)) / (ln(xmax) - ln(xmin)));
+                svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', walpressure._px(px), h - b, walpressure._px(px), h - b + 5)
+                           || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19,
+                                     walpressure._tick(v * power(10, e)));
+            END LOOP;
+        END LOOP;
+    ELSIF numeric_x THEN
+        x_step := walpressure._nice_step((xmax - xmin) / 5);
+        v := ceil(xmin / x_step - 1e-9) * x_step;
+        WHILE v <= xmax + x_step * 1e-9 LOOP
+            px := l + pw * (0.05 + 0.9 * (v - xmin) / (xmax - xmin));
+            svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', walpressure._px(px), h - b, walpressure._px(px), h - b + 5)
+                       || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19, walpressure._tick(v));
+            v := v + x_step;
+        END LOOP;
+    END IF;
+
+    FOR r IN SELECT x3.*, walpressure._setting_number(s.setting, x3.value) AS num
+             FROM walpressure.results x3 WHERE x3.sweep_id = _plot.sweep_id AND x3.value_pos > 0
+             ORDER BY CASE WHEN numeric_x THEN walpressure._setting_number(s.setting, x3.value) END, x3.value_pos LOOP
+        px := l + pw * CASE WHEN log_x THEN 0.05 + 0.9 * (ln(r.num) - ln(xmin)) / (ln(xmax) - ln(xmin))
+                            WHEN numeric_x THEN 0.05 + 0.9 * (r.num - xmin) / (xmax - xmin)
+                            ELSE (r.value_pos - 0.5) / greatest(n, 1) END;
+        IF NOT numeric_x THEN
+            svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19,
+                                 CASE WHEN s.setting = 'settings' THEN
+                                     format('<tspan x="%s">', walpressure._px(px))
+                                     || replace(walpressure._xml_text(walpressure._value_label(s.setting, r.value, E'\n')), E'\n',
+                                                format('</tspan><tspan x="%s" dy="15">', walpressure._px(px)))
+                                     || '</tspan>'
+                                 ELSE walpressure._xml_text(r.value) END);
+        END IF;
+        IF r.tps IS NULL THEN
+            CONTINUE;           -- a value with no step that counts: its label only
+        END IF;
+        py := h - b - ph * r.tps / tps_top;
+        tps_line := tps_line || walpressure._px(px) || ',' || walpressure._px(py) || ' ';
+        IF r.tps_ci_low IS NOT NULL THEN
+            marks := marks || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#1f5fa8"/>',
+                                     walpressure._px(px), walpressure._px(h - b - ph * greatest(r.tps_ci_low, 0) / tps_top),
+                                     walpressure._px(px), walpressure._px(h - b - ph * least(r.tps_ci_high, tps_top) / tps_top));
+        END IF;
+        marks := marks || format('<circle cx="%s" cy="%s" r="4" fill="#1f5fa8"><title>%s</title></circle>',
+                                 walpressure._px(px), walpressure._px(py),
+                                 walpressure._xml_text(format('%s = %s: %s tps%s, %s', s.setting, r.value, r.tps,
+                                                              coalesce(' (95% interval ' || r.tps_ci_low || '-' || r.tps_ci_high || ')', ''),
+                                                              r.verdict)));
+        IF r.is_current THEN
+            marks := marks || format('<circle cx="%s" cy="%s" r="8" fill="none" stroke="black" stroke-width="1.5"/>',
+                                     walpressure._px(px), walpressure._px(py));
+        END IF;
+        IF k.apply IS NOT NULL AND r.value = k.value THEN
+            marks := marks || format('<circle cx="%s" cy="%s" r="11" fill="none" stroke="#2a9d3a" stroke-width="2.5"/>',
+                                     walpressure._px(px), walpressure._px(py));
+        END IF;
+        IF r.write_iops IS NOT NULL THEN
+            iops_line := iops_line || walpressure._px(px) || ',' || walpressure._px(h - b - ph * r.write_iops / iops_top) || ' ';
+        END IF;
+    END LOOP;
+    svg := svg || format('<polyline points="%s" fill="none" stroke="#1f5fa8" stroke-width="2"/>', trim(tps_line));
+    IF iops_line <> '' THEN
+        svg := svg || format('<polyline points="%s" fill="none" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/>',
+                             trim(iops_line));
+    END IF;
+    IF s.iops_cap IS NOT NULL AND has_iops THEN
+        py := h - b - ph * s.iops_cap / iops_top;
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c45a00" stroke-width="1" stroke-dasharray="2 3"/>',
+                             l, walpressure._px(py), w - rt, walpressure._px(py));
+    END IF;
+    svg := svg || marks;
+
+    -- the legend, one row under the title: each entry after the last
+    lx := l;
+    legend := format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#1f5fa8" stroke-width="2"/><text x="%s" y="62" fill="#1f5fa8">tps (bar: 95%% interval)</text>',
+                     lx, lx + 18, lx + 22);
+    lx := lx + 22 + 6.6 * length('tps (bar: 95% interval)') + 14;
+    IF iops_line <> '' THEN
+        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/><text x="%s" y="62" fill="#c45a00">write IOPS</text>',
+                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22));
+        lx := lx + 22 + 6.6 * length('write IOPS') + 14;
+    END IF;
+    IF s.iops_cap IS NOT NULL AND has_iops THEN
+        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-dasharray="2 3"/><text x="%s" y="62" fill="#c45a00">%s</text>',
+                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22),
+                                   'cap ' || s.iops_cap);
+        lx := lx + 22 + 6.6 * length('cap ' || s.iops_cap) + 14;
+    END IF;
+    IF s.current_value IS NOT NULL THEN
+        legend := legend || CASE WHEN s.current_pos IS NOT NULL
+            THEN format('<circle cx="%s" cy="58" r="6" fill="none" stroke="black" stroke-width="1.5"/><text x="%s" y="62">%s</text>',
+                        walpressure._px(lx + 8), walpressure._px(lx + 18),
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ')))
+            ELSE format('<text x="%s" y="62">%s</text>', walpressure._px(lx),
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ') || ': not measured')) END;
+        lx := lx + 18 + 6.6 * length('current ' || walpressure._value_label(s.setting, s.current_value, ', ')
+                                     || CASE WHEN s.current_pos IS NULL THEN ': not measured' ELSE '' END) + 14;
+    END IF;
+    legend := legend || CASE WHEN k.apply IS NOT NULL
+        THEN format('<circle cx="%s" cy="58" r="7" fill="none" stroke="#2a9d3a" stroke-width="2.5"/><text x="%s" y="62" fill="#2a9d3a">%s</text>',
+                    walpressure._px(lx + 8), walpressure._px(lx + 20),
+                    walpressure._xml_text(CASE WHEN lx + 20 + 6.6 * length(format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)) <= w
+                                               THEN format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                               ELSE format('best (circled): %sx', k.gain) END))
+        WHEN k.answer LIKE 'keep%' THEN format('<text x="%s" y="62" fill="#2a9d3a">keep: nothing beats it</text>', walpressure._px(lx))
+        ELSE '' END;
+    IF loss IS NOT NULL THEN
+        legend := legend || format('<text x="%s" y="80" fill="#c0392b" font-weight="bold">%s</text>', l,
+                                   walpressure._xml_text('a crash can lose data at ' || loss));
+    END IF;
+    RETURN svg || legend || '</svg>';
+END
+$$;
