@@ -37,7 +37,8 @@ OBJS = \
 	src/worker.o \
 	src/fsync_probe.o \
 	src/reading.o \
-	src/configs.o
+	src/configs.o \
+	src/walread.o
 
 SHLIB_LINK = -lcgroup
 
@@ -73,6 +74,11 @@ EXTRA_CLEAN = tmp_check tmp_check_np results regression.diffs regression.out
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# every object depends on the headers (PGXS tracks no header dependencies
+# unless the server was configured with --enable-depend): a changed struct
+# rebuilds everything that uses it
+$(OBJS): $(wildcard src/*.h)
 
 # A VPATH build (pg_buildext builds each major in build-MAJOR/) writes the
 # objects in a src/ of its own.

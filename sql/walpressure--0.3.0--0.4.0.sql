@@ -8,6 +8,151 @@ ALTER TABLE sweeps ADD COLUMN checkpoint bool NOT NULL DEFAULT true;
 COMMENT ON COLUMN sweeps.checkpoint IS
 'whether each step started with a CHECKPOINT (run_sweep''s checkpoint): false, the checkpoints came as the server''s settings brought them, their writes through the cap';
 
+-- each step's full-page image bytes, read from the WAL, and their share of
+-- the WAL bytes in results
+ALTER TABLE steps ADD COLUMN fpi_bytes bigint;
+COMMENT ON COLUMN steps.fpi_bytes IS
+'bytes of full-page images in the WAL records of the window (wal_lsn_start to wal_lsn_end), read from the server''s WAL as pg_walinspect''s pg_get_wal_stats counts them (after compression, without holes); NULL when that WAL was already removed';
+
+CREATE OR REPLACE VIEW results AS
+WITH seconds AS (
+    -- each step's per-second samples
+    SELECT sweep_id, step, count(*) AS n,
+           stddev_samp(tps) AS tps_sd,
+           avg(latency_p99_ms) AS p99, stddev_samp(latency_p99_ms) AS p99_sd,
+           count(latency_p99_ms) AS p99_n
+    FROM step_samples
+    GROUP BY sweep_id, step
+), per_value AS (
+    SELECT st.sweep_id, st.value_pos, st.value,
+           count(*) AS repeats,
+           avg(st.tps) AS tps,
+           stddev_samp(st.tps) AS tps_sd_repeats,
+           sqrt(avg(se.tps_sd * se.tps_sd)) AS tps_sd_seconds,
+           max(se.n) AS seconds_n,
+           avg(st.rows_per_s) AS rows_per_s,
+           avg(st.latency_avg_ms) AS latency_avg_ms,
+           avg(st.latency_stddev_ms) AS latency_stddev_ms,
+           avg(st.latency_p50_ms) AS latency_p50_ms,
+           avg(st.latency_p95_ms) AS latency_p95_ms,
+           avg(st.latency_p99_ms) AS latency_p99_ms,
+           stddev_samp(st.latency_p99_ms) AS p99_sd_repeats,
+           max(se.p99_sd) AS p99_sd_seconds,
+           max(se.p99_n) AS p99_seconds_n,
+           sum(st.commits)::float8 / nullif(sum(st.wal_fsyncs), 0) AS commits_per_fsync,
+           avg(st.wal_fsyncs_per_s) AS wal_fsyncs_per_s,
+           avg(st.fsync_avg_ms) AS fsync_avg_ms,
+           sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
+           100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
+           100.0 * sum(st.fpi_bytes) / nullif(sum(st.wal_bytes) FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           sum(st.checkpoints_timed) AS checkpoints_timed,
+           sum(st.checkpoints_requested) AS checkpoints_requested,
+           sum(st.checkpoint_write_ms) / 1000.0 AS checkpoint_write_s,
+           sum(st.checkpoint_sync_ms) / 1000.0 AS checkpoint_sync_s,
+           string_agg(DISTINCT st.data_loss, '; ') AS data_loss,
+           sum(st.retries) AS retries,
+           avg(st.iops_cap) AS iops_cap,
+           avg(st.write_iops) AS write_iops,
+           avg(st.read_iops) AS read_iops
+    FROM steps st
+    LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
+    WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
+    GROUP BY st.sweep_id, st.value_pos, st.value
+), lost AS (
+    SELECT sweep_id, value_pos, count(*) AS steps_discarded
+    FROM steps
+    WHERE discarded IS NOT NULL
+    GROUP BY sweep_id, value_pos
+), vals AS (
+    -- every value a sweep has a step of, clean or not
+    SELECT sweep_id, value_pos, min(value) AS value
+    FROM steps
+    GROUP BY sweep_id, value_pos
+    UNION ALL
+    -- the server's value when the sweep started, when it is not among them:
+    -- a row that says so (value_pos 0)
+    SELECT w.sweep_id, 0, w.current_value
+    FROM sweeps w
+    WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
+      AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
+), stats AS (
+    -- the sample behind each interval: the repeats' means when there are
+    -- two or more, else the single step's seconds
+    SELECT v.*,
+           CASE WHEN v.repeats >= 2 THEN 'repeats' WHEN v.seconds_n >= 2 THEN 'seconds' END AS ci_basis,
+           CASE WHEN v.repeats >= 2 THEN v.tps_sd_repeats ELSE v.tps_sd_seconds END AS tps_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.seconds_n END AS tps_n,
+           CASE WHEN v.repeats >= 2 THEN v.p99_sd_repeats ELSE v.p99_sd_seconds END AS p99_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.p99_seconds_n END AS p99_n
+    FROM per_value v
+), ci AS (
+    SELECT s.*,
+           walpressure._t975(s.tps_n - 1) * s.tps_sd / sqrt(s.tps_n) AS tps_half,
+           walpressure._t975(s.p99_n - 1) * s.p99_sd / sqrt(s.p99_n) AS p99_half
+    FROM stats s
+)
+SELECT s.sweep_id,
+       s.label,
+       s.setting,
+       a.value,
+       a.value_pos,
+       coalesce(v.repeats, 0) AS repeats,
+       round(v.tps::numeric, 1) AS tps,
+       round(v.tps_sd::numeric, 1) AS tps_stddev,
+       round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
+       round((v.tps + v.tps_half)::numeric, 1) AS tps_ci_high,
+       round(v.tps_sd_seconds::numeric, 1) AS tps_stddev_seconds,
+       round(v.rows_per_s::numeric, 1) AS rows_per_s,
+       round(v.latency_avg_ms::numeric, 3) AS latency_avg_ms,
+       round(v.latency_stddev_ms::numeric, 3) AS latency_stddev_ms,
+       round(v.latency_p50_ms::numeric, 3) AS latency_p50_ms,
+       round(v.latency_p95_ms::numeric, 3) AS latency_p95_ms,
+       round(v.latency_p99_ms::numeric, 3) AS latency_p99_ms,
+       round(v.p99_sd::numeric, 3) AS latency_p99_stddev_ms,
+       round((v.latency_p99_ms - v.p99_half)::numeric, 3) AS latency_p99_ci_low_ms,
+       round((v.latency_p99_ms + v.p99_half)::numeric, 3) AS latency_p99_ci_high_ms,
+       round(v.commits_per_fsync::numeric, 2) AS commits_per_fsync,
+       round(v.wal_fsyncs_per_s::numeric, 1) AS wal_fsyncs_per_s,
+       v.iops_cap::int AS iops_cap,
+       round(v.write_iops::numeric) AS write_iops,
+       round(v.read_iops::numeric) AS read_iops,
+       round(v.fsync_avg_ms::numeric, 3) AS fsync_avg_ms,
+       round(v.wal_mb::numeric, 1) AS wal_mb,
+       round(v.fpi_pct::numeric, 1) AS fpi_pct,
+       v.wal_buffers_full,
+       v.checkpoints_timed,
+       v.checkpoints_requested,
+       round(v.checkpoint_write_s::numeric, 1) AS checkpoint_write_s,
+       round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
+       v.retries,
+       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
+       round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
+       round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
+       CASE WHEN a.value_pos = 0 THEN 'not measured'
+            WHEN v.sweep_id IS NULL THEN 'discarded'
+            WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'
+            WHEN b.sweep_id IS NULL THEN 'no baseline'
+            WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
+            WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
+            WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
+            ELSE 'within noise'
+       END AS verdict,
+       v.ci_basis,
+       v.data_loss,
+       coalesce(l.steps_discarded, 0) AS steps_discarded,
+       coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current,
+       round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct
+FROM vals a
+JOIN sweeps s USING (sweep_id)
+LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
+-- the baseline is the server's value when the sweep started, when it is
+-- among the values; else the first value, as the sweep was asked; when none
+-- of its steps counts, there is none (no speedup against another value)
+LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
+LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
+ORDER BY s.sweep_id, a.value_pos;
+
 -- run_sweep gains checkpoint: a new signature.  The roles granted the old
 -- one get the new one.
 CREATE FUNCTION _grantees_0_4_0() RETURNS text[] LANGUAGE sql AS $$

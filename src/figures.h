@@ -58,6 +58,7 @@ typedef struct WpStepResult
 	int64		wal_bytes;
 	int64		wal_records;
 	int64		wal_fpi;
+	int64		fpi_bytes;		/* full-page image bytes in the window's WAL, < 0: unknown */
 	int64		wal_buffers_full;
 	int64		ckpt_timed;
 	int64		ckpt_requested;

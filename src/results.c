@@ -522,6 +522,8 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 		   XLogRecPtrIsInvalid(r->lsn_end));
 
 	wp_owner_begin();
+	if (wp_has_column("steps", "fpi_bytes"))	/* 0.4.0 */
+		wp_col(&row, "fpi_bytes", INT8OID, Int64GetDatum(r->fpi_bytes), r->fpi_bytes < 0);
 	wp_row_insert(&row, "walpressure.steps", NULL);
 	with_time = wp_has_column("step_samples", "sample_time");	/* 0.3.0 */
 	for (int i = 0; i < nsamples; i++)

@@ -38,6 +38,7 @@
 #include "job.h"
 #include "server_settings.h"
 #include "step.h"
+#include "walread.h"
 
 static const WpLoadEngine *wp_engine = NULL;
 static bool wp_load_gone = false;	/* the load ended early (engine->lost) */
@@ -326,6 +327,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 		wp_step_resolve(engine, k, samples, marks, *nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
+	r->fpi_bytes = wp_wal_fpi_bytes(r->lsn_start, r->lsn_end);
 	if (r->wal_reset || r->ckpt_reset)
 	{
 		const char *why = psprintf("the server's %s statistics were reset during the window (pg_stat_reset_shared): the figures taken from them are void",

@@ -121,8 +121,12 @@ CREATE TABLE steps (
     server_cpu_s float8,
     wal_lsn_start pg_lsn,
     wal_lsn_end pg_lsn,
+    fpi_bytes bigint,
     PRIMARY KEY (sweep_id, step)
 );
+
+COMMENT ON COLUMN steps.fpi_bytes IS
+'bytes of full-page images in the WAL records of the window (wal_lsn_start to wal_lsn_end), read from the server''s WAL as pg_walinspect''s pg_get_wal_stats counts them (after compression, without holes); NULL when that WAL was already removed';
 
 COMMENT ON TABLE steps IS
 'One row per value x repeat of a sweep: the measured window''s figures';

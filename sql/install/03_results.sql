@@ -42,6 +42,7 @@ WITH seconds AS (
            avg(st.fsync_avg_ms) AS fsync_avg_ms,
            sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
            100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
+           100.0 * sum(st.fpi_bytes) / nullif(sum(st.wal_bytes) FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
            sum(st.wal_buffers_full) AS wal_buffers_full,
            sum(st.checkpoints_timed) AS checkpoints_timed,
            sum(st.checkpoints_requested) AS checkpoints_requested,
@@ -138,7 +139,8 @@ SELECT s.sweep_id,
        v.ci_basis,
        v.data_loss,
        coalesce(l.steps_discarded, 0) AS steps_discarded,
-       coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current
+       coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current,
+       round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct
 FROM vals a
 JOIN sweeps s USING (sweep_id)
 LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos

@@ -7,6 +7,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use IPC::Run;
 
 my $node = PostgreSQL::Test::Cluster->new('server_settings');
 $node->init;
@@ -14,6 +15,7 @@ $node->append_conf('postgresql.conf', q{
 shared_preload_libraries = 'walpressure'
 fsync = on
 max_worker_processes = 16
+wal_keep_size = 1GB
 restart_after_crash = on
 });
 $node->start;
@@ -291,6 +293,30 @@ is(sweep_field($id, q{current_value || ' ' || current_pos}), '{} 2', 'the curren
 is(sweep_field($id, q{(SELECT string_agg(key, ' ' ORDER BY key) FROM jsonb_object_keys(server_originals) key)}),
 	'fsync wal_writer_delay', 'the server-wide settings of every value were recorded to restore');
 unchanged('after a settings sweep');
+
+# --- full-page image bytes per step, read from the WAL: what pg_waldump
+# --stats counts over the same window (to the record at its end); far fewer
+# with full_page_writes = off
+$id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"full_page_writes": "off"}'], clients => 2,
+                             duration => '2 s', warmup => '0 s', prewarm => false, accept_data_loss => true)});
+my @fpi;
+foreach my $row (split /\n/, $node->safe_psql('postgres', qq{
+SELECT fpi_bytes, wal_lsn_start, wal_lsn_end FROM walpressure.steps WHERE sweep_id = $id ORDER BY step}))
+{
+	my ($bytes, $start, $end) = split /\|/, $row;
+	my ($stdout, $stderr);
+	IPC::Run::run([ 'pg_waldump', '--stats', '-p', "$pgdata/pg_wal", '-s', $start, '-e', $end ],
+		'>', \$stdout, '2>', \$stderr);
+	my ($waldump) = $stdout =~ /^Total\s+\d+\s+\d+\s+\[[^\]]*\]\s+(\d+)/m;
+	ok(defined $waldump && abs($bytes - $waldump) <= 32768,
+		"step's fpi_bytes $bytes: pg_waldump counts " . ($waldump // "nothing: $stderr") . " from $start to $end");
+	push @fpi, $bytes;
+}
+ok($fpi[0] > 0 && $fpi[1] < $fpi[0] / 10, "full-page images after each step's checkpoint ($fpi[0] bytes), far fewer with full_page_writes = off ($fpi[1])");
+like($node->safe_psql('postgres', qq{SELECT string_agg(fpi_bytes_pct::text, ' ' ORDER BY value_pos) FROM walpressure.results WHERE sweep_id = $id}),
+	qr/^\d+(\.\d)? \d+(\.\d)?$/, 'results gives the full-page images\' share of the WAL bytes');
+unchanged('after a full_page_writes configuration sweep');
 
 # --- checkpoint => false: no CHECKPOINT before the steps
 my $ckpt_query = $node->pg_version >= 17 ? 'SELECT num_requested FROM pg_stat_checkpointer'
