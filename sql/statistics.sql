@@ -178,7 +178,26 @@ SELECT sweep_id, value, verdict, apply, answer, current_value
 FROM walpressure.best WHERE sweep_id IN (1005, 1006);
 \x off
 
+-- sweep 1007: a grid of commit_delay x clients (grid() gives its values);
+-- report() adds the tps as a table, commit_delay down, clients across
+SELECT walpressure.grid('commit_delay', '{0,1000}', 'clients', '{4,16}');
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus)
+SELECT 1007, 'settings', walpressure.grid('commit_delay', '{0,1000}', 'clients', '{4,16}')::text[], 10, '30 s',
+       'simple-update', '2 s', 2, true, current_user, current_database(), 8, 8, 'done', '{}', NULL, 2;
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               server_seconds, checkpoints_timed, checkpoints_requested, wal_buffers_full)
+SELECT 1007, (rep - 1) * 4 + pos, v.value, pos, rep, v.clients, 0, '2026-11-21', 30, tps * 30, 0, tps, tps * 30,
+       tps * 30, 30.1, 0, 0, 0
+FROM (VALUES ('{"clients": "4", "commit_delay": "0"}', 1, 4, 1000), ('{"clients": "16", "commit_delay": "0"}', 2, 16, 2000),
+             ('{"clients": "4", "commit_delay": "1000"}', 3, 4, 900), ('{"clients": "16", "commit_delay": "1000"}', 4, 16, 3000))
+     AS v(value, pos, clients, base), generate_series(1, 2) AS rep,
+     LATERAL (SELECT base + 10 * rep AS tps) t;
+SELECT * FROM walpressure.report(1007);
+
 -- cleaning up: delete_sweeps takes the ended sweeps older than its interval
 SELECT walpressure.delete_sweeps('1000 years');
-SELECT walpressure.delete_sweeps('0 s') >= 6 AS deleted;
-SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1006;
+SELECT walpressure.delete_sweeps('0 s') >= 7 AS deleted;
+SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1007;

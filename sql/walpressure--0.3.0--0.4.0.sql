@@ -9,8 +9,14 @@ COMMENT ON COLUMN sweeps.checkpoint IS
 'whether each step started with a CHECKPOINT (run_sweep''s checkpoint): false, the checkpoints came as the server''s settings brought them, their writes through the cap';
 
 -- each step's full-page image bytes, read from the WAL, and their share of
--- the WAL bytes in results
-ALTER TABLE steps ADD COLUMN fpi_bytes bigint;
+-- the WAL bytes in results; the data-file buffers written, by whom
+ALTER TABLE steps ADD COLUMN fpi_bytes bigint,
+    ADD COLUMN buffers_checkpoint bigint,
+    ADD COLUMN buffers_clean bigint,
+    ADD COLUMN buffers_backend bigint,
+    ADD COLUMN buffers_backend_fsync bigint;
+COMMENT ON COLUMN steps.buffers_backend IS
+'data-file buffers written over the window by processes other than the checkpointer and the background writer (backends, pgbench''s connections, autovacuum): pg_stat_bgwriter.buffers_backend before 17, pg_stat_io from 17; buffers_checkpoint and buffers_clean: by the checkpointer and the background writer; buffers_backend_fsync: fsyncs those processes did themselves; NULL when those statistics were reset in the window';
 COMMENT ON COLUMN steps.fpi_bytes IS
 'bytes of full-page images in the WAL records of the window (wal_lsn_start to wal_lsn_end), read from the server''s WAL as pg_walinspect''s pg_get_wal_stats counts them (after compression, without holes); NULL when that WAL was already removed';
 
@@ -711,3 +717,132 @@ BEGIN
     RETURN svg || legend || '</svg>';
 END
 $$;
+
+-- report: a grid's tps as a table; grid() gives a grid's values.
+CREATE OR REPLACE FUNCTION _report(sweep_id bigint)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    r record;
+    top float8;
+    width int := 40;
+    vw int; tw int; iw int; cw int;
+    ran int; ran_min int;
+    line text;
+    keys text[]; ka text; kb text; gr text[]; gc text[]; gw int; cell text; grow record; gcol record;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _report.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep %', _report.sweep_id USING ERRCODE = 'no_data_found',
+            HINT = 'walpressure.sweeps lists the sweeps of this database.';
+    END IF;
+    -- what ran: a cancelled or failed sweep has fewer repeats than it asked
+    SELECT max(x.repeats), min(x.repeats) FILTER (WHERE x.value_pos > 0) INTO ran, ran_min
+        FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id;
+    RETURN NEXT format('sweep %s%s: %s, %s, %s clients%s, %s x %s s, %s (%s/%s steps)',
+                       s.sweep_id, coalesce(' "' || s.label || '"', ''), s.setting, s.workload, s.clients,
+                       coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                       CASE WHEN s.auto_repeats THEN format('repeats auto (%s rounds)', coalesce(ran, 0))
+                            ELSE s.repeats::text END,
+                       trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
+    -- each column as wide as its widest value
+    SELECT max(x.tps),
+           greatest(max(length(x.value)), length(s.setting)),
+           greatest(max(length(x.tps || coalesce(' ±' || round((x.tps_ci_high - x.tps_ci_low) / 2), ''))), 18),
+           greatest(max(length(x.write_iops::text)), 4),
+           greatest(max(length(x.commits_per_fsync::text)), 3)
+        INTO top, vw, tw, iw, cw
+        FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id;
+    IF top IS NULL THEN
+        RETURN NEXT '(no step finished)';
+        RETURN;
+    END IF;
+    RETURN NEXT format('%s | %-*s | %*s | %*s | %*s | %s', rpad(s.setting, vw), width, 'tps',
+                       tw, 'tps (95% interval)', iw, 'IOPS', cw, 'c/f',
+                       CASE WHEN s.current_pos IS NOT NULL THEN 'against the current value'
+                            ELSE 'against the first value' END);
+    FOR r IN SELECT * FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id
+             ORDER BY x.value_pos = 0, x.value_pos LOOP
+        line := format('%s | %-*s | %*s | %*s | %*s | %s',
+            rpad(r.value, vw), width,
+            repeat('#', greatest(round(width * coalesce(r.tps, 0) / nullif(top, 0))::int, 0)),
+            tw, coalesce(r.tps || CASE WHEN r.tps_ci_low IS NULL THEN ''
+                                       ELSE ' ±' || round((r.tps_ci_high - r.tps_ci_low) / 2) END, '-'),
+            iw, coalesce(r.write_iops::text, '-'),
+            cw, coalesce(r.commits_per_fsync::text, '-'),
+            CASE WHEN r.verdict IN ('baseline', 'discarded', 'no baseline', 'not measured') THEN r.verdict
+                 ELSE format('%sx %s', r.speedup, r.verdict) END
+            || CASE WHEN r.is_current THEN ' (current)' ELSE '' END
+            || coalesce('  [' || r.data_loss || ']', ''));
+        RETURN NEXT rtrim(line);
+    END LOOP;
+    RETURN NEXT format('tps: mean over %s; ±: half the 95%% interval (%s); IOPS: write IOPS of the pg_wal disk; c/f: commits per WAL fsync',
+                       CASE WHEN ran > 1 AND ran_min = ran THEN ran || ' interleaved repeats'
+                            WHEN ran > 1 THEN ran_min || ' to ' || ran || ' interleaved repeats'
+                            ELSE 'the window' END,
+                       CASE WHEN ran > 1 THEN 'across repeats' ELSE 'from the per-second samples' END);
+
+    -- a grid (a settings sweep whose every value sets the same two settings,
+    -- each to two values or more): the tps as a table, the setting that
+    -- changes least often from one value to the next down the side
+    IF s.setting <> 'settings' THEN
+        RETURN;
+    END IF;
+    SELECT array_agg(DISTINCT k.k ORDER BY k.k) INTO keys
+        FROM unnest(s.vals) v, jsonb_object_keys(v::jsonb) k;
+    IF cardinality(keys) <> 2 OR EXISTS (SELECT 1 FROM unnest(s.vals) v
+                                        WHERE NOT (v::jsonb ? keys[1] AND v::jsonb ? keys[2])
+                                           OR (SELECT count(*) FROM jsonb_object_keys(v::jsonb)) <> 2) THEN
+        RETURN;
+    END IF;
+    SELECT CASE WHEN sum((a IS DISTINCT FROM pa)::int) <= sum((b IS DISTINCT FROM pb)::int)
+                THEN keys[1] ELSE keys[2] END INTO ka
+        FROM (SELECT v::jsonb->>keys[1] a, lag(v::jsonb->>keys[1]) OVER (ORDER BY i) pa,
+                     v::jsonb->>keys[2] b, lag(v::jsonb->>keys[2]) OVER (ORDER BY i) pb
+              FROM unnest(s.vals) WITH ORDINALITY t(v, i)) q;
+    kb := CASE WHEN ka = keys[1] THEN keys[2] ELSE keys[1] END;
+    gr := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>ka AS v, min(i) AS m FROM unnest(s.vals) WITH ORDINALITY t(v, i)
+                                 GROUP BY 1) q ORDER BY q.m);
+    gc := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>kb AS v, min(i) AS m FROM unnest(s.vals) WITH ORDINALITY t(v, i)
+                                 GROUP BY 1) q ORDER BY q.m);
+    IF cardinality(gr) < 2 OR cardinality(gc) < 2 THEN
+        RETURN;
+    END IF;
+    gw := greatest((SELECT max(length(c)) FROM unnest(gc) c), length(round(top)::text) + 4);
+    vw := greatest((SELECT max(length(c)) FROM unnest(gr) c), length(ka || ' \ ' || kb));
+    RETURN NEXT '';
+    RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=) beyond its 95%% interval',
+                       ka, kb);
+    RETURN NEXT rpad(ka || ' \ ' || kb, vw) || ' | '
+                || (SELECT string_agg(lpad(c, gw), ' | ' ORDER BY i) FROM unnest(gc) WITH ORDINALITY t(c, i));
+    FOR grow IN SELECT v, i FROM unnest(gr) WITH ORDINALITY t(v, i) ORDER BY i LOOP
+        line := rpad(grow.v, vw);
+        FOR gcol IN SELECT c, i FROM unnest(gc) WITH ORDINALITY t(c, i) ORDER BY i LOOP
+            SELECT coalesce(round(y.tps)::text || CASE y.verdict WHEN 'faster' THEN '+' WHEN 'slower' THEN '-'
+                                                                  WHEN 'baseline' THEN '=' ELSE ' ' END, '-  ')
+                INTO cell
+                FROM walpressure.results y
+                WHERE y.sweep_id = _report.sweep_id AND y.value_pos > 0
+                  AND y.value::jsonb->>ka = grow.v AND y.value::jsonb->>kb = gcol.c;
+            line := line || ' | ' || lpad(coalesce(cell, '-  '), gw);
+        END LOOP;
+        RETURN NEXT rtrim(line);
+    END LOOP;
+END
+$$;
+
+-- The values of a two-setting grid, for run_sweep('settings', ...): every
+-- value of setting_a with every value of setting_b, setting_a's changing
+-- least often (report() shows the tps as a table).
+CREATE FUNCTION grid(setting_a text, vals_a text[], setting_b text, vals_b text[])
+RETURNS jsonb[]
+LANGUAGE sql IMMUTABLE STRICT
+BEGIN ATOMIC
+    SELECT array_agg(jsonb_build_object(setting_a, a.v, setting_b, b.v) ORDER BY a.i, b.i)
+    FROM unnest(vals_a) WITH ORDINALITY a(v, i), unnest(vals_b) WITH ORDINALITY b(v, i);
+END;
+
+COMMENT ON FUNCTION grid(text, text[], text, text[]) IS
+'The values of a two-setting grid for run_sweep(''settings'', ...): every value of setting_a with every value of setting_b (report() shows the tps as a table)';

@@ -187,6 +187,52 @@ wp_read_checkpoints(int64 *timed, int64 *requested, double *write_ms, double *sy
 }
 
 /*
+ * Data-file buffers written: by the checkpointer, by the background writer,
+ * and by every other process (backends, pgbench's connections, autovacuum),
+ * with those processes' own fsyncs (when the checkpointer's queue was full),
+ * and when these counts were last reset.  Before 17 pg_stat_bgwriter's
+ * buffers_checkpoint / buffers_clean / buffers_backend /
+ * buffers_backend_fsync; from 17 the checkpointer's buffers_written, the
+ * bgwriter's buffers_clean and pg_stat_io's writes and fsyncs of relations
+ * by the other process types.
+ */
+static inline void
+wp_read_buffer_writes(int64 *ckpt, int64 *clean, int64 *backend, int64 *backend_fsync,
+					  TimestampTz *reset_at)
+{
+	PgStat_CheckpointerStats *c = pgstat_fetch_stat_checkpointer();
+	PgStat_BgWriterStats *b = pgstat_fetch_stat_bgwriter();
+
+	*clean = b->buf_written_clean;
+#if PG_VERSION_NUM >= 170000
+	{
+		PgStat_IO  *io = pgstat_fetch_stat_io();
+
+		*ckpt = c->buffers_written;
+		*backend = 0;
+		*backend_fsync = 0;
+		for (int t = 0; t < BACKEND_NUM_TYPES; t++)
+		{
+			if (t == B_CHECKPOINTER || t == B_BG_WRITER)
+				continue;
+			for (int ctx = 0; ctx < IOCONTEXT_NUM_TYPES; ctx++)
+			{
+				*backend += io->stats[t].counts[IOOBJECT_RELATION][ctx][IOOP_WRITE];
+				*backend_fsync += io->stats[t].counts[IOOBJECT_RELATION][ctx][IOOP_FSYNC];
+			}
+		}
+		*reset_at = Max(Max(b->stat_reset_timestamp, io->stat_reset_timestamp),
+						c->stat_reset_timestamp);
+	}
+#else
+	*ckpt = c->buf_written_checkpoints;
+	*backend = c->buf_written_backend;
+	*backend_fsync = c->buf_fsync_backend;
+	*reset_at = b->stat_reset_timestamp;
+#endif
+}
+
+/*
  * When pg_stat_wal and the checkpointer's statistics were last reset
  * (pg_stat_reset_shared): a step whose window spans a reset cannot take a
  * difference of them.  On 18 the WAL figures are also pg_stat_io's.  Before 17 the checkpointer's counts are reset with

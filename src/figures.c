@@ -87,6 +87,12 @@ wp_step_figures(const WpStepCounters *k, WpStepResult *r)
 		k->c1.wal_sync < k->c0.wal_sync || k->c1.wal_write < k->c0.wal_write;
 	r->ckpt_reset = k->c1.ckpt_reset_at != k->c0.ckpt_reset_at ||
 		k->c1.ckpt_timed < k->c0.ckpt_timed || k->c1.ckpt_requested < k->c0.ckpt_requested;
+	r->buf_ckpt = k->c1.buf_ckpt - k->c0.buf_ckpt;
+	r->buf_clean = k->c1.buf_clean - k->c0.buf_clean;
+	r->buf_backend = k->c1.buf_backend - k->c0.buf_backend;
+	r->buf_backend_fsync = k->c1.buf_backend_fsync - k->c0.buf_backend_fsync;
+	r->buf_reset = k->c1.buf_reset_at != k->c0.buf_reset_at ||
+		r->buf_ckpt < 0 || r->buf_clean < 0 || r->buf_backend < 0 || r->buf_backend_fsync < 0;
 	r->lsn_start = k->c0.insert_lsn;
 	r->lsn_end = k->c1.insert_lsn;
 	r->started_at = k->c0.ts;

@@ -64,6 +64,11 @@ typedef struct WpStepResult
 	int64		ckpt_requested;
 	double		ckpt_write_ms;
 	double		ckpt_sync_ms;
+	int64		buf_ckpt;		/* data-file buffers written by the checkpointer */
+	int64		buf_clean;		/* ... the background writer */
+	int64		buf_backend;	/* ... every other process */
+	int64		buf_backend_fsync;
+	bool		buf_reset;		/* their statistics were reset in the window */
 	double		read_iops;		/* < 0: not measured */
 	double		write_iops;
 	XLogRecPtr	lsn_start;		/* WAL insert position at the window's start */

@@ -523,7 +523,13 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 
 	wp_owner_begin();
 	if (wp_has_column("steps", "fpi_bytes"))	/* 0.4.0 */
+	{
 		wp_col(&row, "fpi_bytes", INT8OID, Int64GetDatum(r->fpi_bytes), r->fpi_bytes < 0);
+		wp_col(&row, "buffers_checkpoint", INT8OID, Int64GetDatum(r->buf_ckpt), r->buf_reset);
+		wp_col(&row, "buffers_clean", INT8OID, Int64GetDatum(r->buf_clean), r->buf_reset);
+		wp_col(&row, "buffers_backend", INT8OID, Int64GetDatum(r->buf_backend), r->buf_reset);
+		wp_col(&row, "buffers_backend_fsync", INT8OID, Int64GetDatum(r->buf_backend_fsync), r->buf_reset);
+	}
 	wp_row_insert(&row, "walpressure.steps", NULL);
 	with_time = wp_has_column("step_samples", "sample_time");	/* 0.3.0 */
 	for (int i = 0; i < nsamples; i++)

@@ -252,6 +252,8 @@ wp_read_counters(WpCounters *c, WpHistPair *hist)
 					  &c->wal_write_time_us, &c->wal_sync_time_us);
 	wp_read_checkpoints(&c->ckpt_timed, &c->ckpt_requested, &c->ckpt_write_ms, &c->ckpt_sync_ms);
 	wp_read_stats_resets(&c->wal_reset_at, &c->ckpt_reset_at);
+	wp_read_buffer_writes(&c->buf_ckpt, &c->buf_clean, &c->buf_backend, &c->buf_backend_fsync,
+						  &c->buf_reset_at);
 	if (!RecoveryInProgress())
 	{
 		c->insert_lsn = GetXLogInsertRecPtr();

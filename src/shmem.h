@@ -68,6 +68,12 @@ typedef struct WpCounters
 	int64		ckpt_requested;
 	double		ckpt_write_ms;	/* of the checkpoints completed */
 	double		ckpt_sync_ms;
+	/* data-file buffers written, by whom */
+	TimestampTz buf_reset_at;
+	int64		buf_ckpt;
+	int64		buf_clean;
+	int64		buf_backend;
+	int64		buf_backend_fsync;
 	/* WAL positions */
 	XLogRecPtr	insert_lsn;
 	XLogRecPtr	flush_lsn;

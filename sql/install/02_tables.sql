@@ -122,9 +122,15 @@ CREATE TABLE steps (
     wal_lsn_start pg_lsn,
     wal_lsn_end pg_lsn,
     fpi_bytes bigint,
+    buffers_checkpoint bigint,
+    buffers_clean bigint,
+    buffers_backend bigint,
+    buffers_backend_fsync bigint,
     PRIMARY KEY (sweep_id, step)
 );
 
+COMMENT ON COLUMN steps.buffers_backend IS
+'data-file buffers written over the window by processes other than the checkpointer and the background writer (backends, pgbench''s connections, autovacuum): pg_stat_bgwriter.buffers_backend before 17, pg_stat_io from 17; buffers_checkpoint and buffers_clean: by the checkpointer and the background writer; buffers_backend_fsync: fsyncs those processes did themselves; NULL when those statistics were reset in the window';
 COMMENT ON COLUMN steps.fpi_bytes IS
 'bytes of full-page images in the WAL records of the window (wal_lsn_start to wal_lsn_end), read from the server''s WAL as pg_walinspect''s pg_get_wal_stats counts them (after compression, without holes); NULL when that WAL was already removed';
 

@@ -82,6 +82,13 @@ SELECT (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $
        (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $id AND value = '1GB')});
 note "requested checkpoints in the window: 32MB $req32, 1GB $req1g";
 cmp_ok($req32, '>', $req1g, 'a small max_wal_size requests more checkpoints in the window');
+my ($bufsteps, $ckptbuf) = split /\|/, $node->safe_psql('postgres', qq{
+SELECT count(*) FILTER (WHERE buffers_checkpoint >= 0 AND buffers_clean >= 0 AND buffers_backend >= 0
+                          AND buffers_backend_fsync >= 0),
+       max(buffers_checkpoint) FILTER (WHERE value = '32MB')
+FROM walpressure.steps WHERE sweep_id = $id});
+is($bufsteps, 2, 'each step records the data-file buffers written by the checkpointer, the bgwriter and the rest');
+cmp_ok($ckptbuf, '>', 0, "the checkpoints at 32MB wrote buffers in the window ($ckptbuf)");
 is($node->safe_psql('postgres', qq{
 SELECT count(*) FROM walpressure.steps
 WHERE sweep_id = $id AND checkpoint_write_ms >= 0 AND checkpoint_sync_ms >= 0 AND data_loss IS NULL}),
