@@ -179,6 +179,9 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, settings 
 -- a fixed setting is (one value, the caller's rights, data loss)
 SELECT walpressure.run_sweep('settings', ARRAY[]::jsonb[]);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '[1]'], clients => 1);
+-- one configuration as a literal; a literal array of them
+SELECT walpressure.run_sweep('settings', '{"commit_delay": "soon"}', clients => 1);
+SELECT walpressure.run_sweep('settings', '{"{\"commit_delay\": \"soon\"}"}', clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": 1'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": null}'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": "10\nfsync=off"}'], clients => 1);

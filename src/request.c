@@ -661,7 +661,7 @@ wp_interval_s(Interval *iv)
  * function gives; the GUC machinery parses it like any other value.
  */
 static void
-wp_vals_as_text(FunctionCallInfo fcinfo, Datum **elems, bool **nulls, int *n)
+wp_vals_as_text(FunctionCallInfo fcinfo, bool config, Datum **elems, bool **nulls, int *n)
 {
 	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, A_VALS);
 	Oid			elemtype;
@@ -677,8 +677,17 @@ wp_vals_as_text(FunctionCallInfo fcinfo, Datum **elems, bool **nulls, int *n)
 		char	   *lit = type == UNKNOWNOID ? DatumGetCString(PG_GETARG_DATUM(A_VALS)) :
 			TextDatumGetCString(PG_GETARG_DATUM(A_VALS));
 
-		/* a literal array, or one value */
-		if (lit[strspn(lit, " \t")] == '{')
+		/*
+		 * a literal array, or one value; a settings sweep's literal JSON
+		 * object ('{}', '{"fsync": "off"}') is one value
+		 */
+		const char *p = lit + strspn(lit, " \t\r\n");
+		const char *q = p[0] == '{' ? p + 1 + strspn(p + 1, " \t\r\n") : p;
+
+		/* an object's first key ("fsync"), not an array's first element ("{...") */
+		if (config && p[0] == '{' && (q[0] == '}' || (q[0] == '"' && q[1] != '{' && q[1] != '\\')))
+			arr = construct_array((Datum[]) {CStringGetTextDatum(lit)}, 1, TEXTOID, -1, false, TYPALIGN_INT);
+		else if (p[0] == '{')
 		{
 			Oid			in;
 			Oid			ioparam;
@@ -839,10 +848,11 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 								 wp_span(req->budget_s), req->max_repeats) :
 						psprintf("%d rounds have run", req->max_repeats));
 	ereport(NOTICE,
-			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d %s%s = %d step%s (each a CHECKPOINT, %s of warm-up, %s measured): %s of load at least",
+			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d %s%s = %d step%s (each %s, %s of warm-up, %s measured): %s of load at least",
 					id, req->setting, req->nvals, req->nvals > 1 ? "s" : "", req->repeats,
 					req->auto_repeats ? "round" : "repeat", req->repeats > 1 ? "s" : "",
-					steps, steps > 1 ? "s" : "", wp_span(req->warmup_s),
+					steps, steps > 1 ? "s" : "",
+					req->checkpoint ? "a CHECKPOINT" : "without a CHECKPOINT", wp_span(req->warmup_s),
 					wp_span(req->duration_s), wp_span(steps * (req->warmup_s + req->duration_s))),
 			 more ? errdetail("%s", more) : 0,
 			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
@@ -992,7 +1002,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	/* what is swept, and its values */
 	if (req->kind == WP_PARAM_NONE)
 		wp_refuse_setting(req->setting, "sweep");
-	wp_vals_as_text(fcinfo, &elems, &elem_nulls, &nelems);
+	wp_vals_as_text(fcinfo, req->kind == WP_PARAM_CONFIG, &elems, &elem_nulls, &nelems);
 	if (nelems == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -25,6 +25,7 @@
 #include "access/xlogutils.h"
 #include "miscadmin.h"
 
+#include "job.h"
 #include "walread.h"
 
 /*
@@ -67,6 +68,12 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end)
 		else
 			while (!priv->end_of_wal)
 			{
+				/* cancel_sweep: no figure, at once */
+				if (wp_job_cancelled())
+				{
+					bytes = -1;
+					break;
+				}
 				if (XLogReadRecord(reader, &errormsg) == NULL || reader->ReadRecPtr >= end)
 					break;
 				for (int b = 0; b <= XLogRecMaxBlockId(reader); b++)
@@ -76,6 +83,7 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end)
 			}
 		if (reader != NULL)
 			XLogReaderFree(reader);
+		reader = NULL;
 		ReleaseCurrentSubTransaction();
 	}
 	PG_CATCH();
@@ -84,17 +92,23 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end)
 
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
-		/* a cancel or a shutdown is no read error: it goes on */
+		FlushErrorState();
+		if (reader != NULL)
+			XLogReaderFree(reader);
+		reader = NULL;
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+
+		/*
+		 * a cancel or a shutdown is no read error: it goes on, from the
+		 * outer transaction, which the coordinator aborts
+		 */
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
-			PG_RE_THROW();
-		FlushErrorState();
+			ReThrowError(edata);
 		ereport(LOG,
 				(errmsg("walpressure could not read the WAL of a step for its full-page image bytes: %s",
 						edata->message)));
-		if (reader != NULL)
-			XLogReaderFree(reader);
-		RollbackAndReleaseCurrentSubTransaction();
 		bytes = -1;
 	}
 	PG_END_TRY();

@@ -1024,6 +1024,9 @@ SELECT s.sweep_id,
                           WHERE c.key <> ALL (walpressure.sweepable_load()))
                          || ' SELECT pg_reload_conf();',
                          '-- the configuration differs only in its load')
+                || CASE WHEN f.value::jsonb ? 'clients' THEN
+                       format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
+                              f.value::jsonb->>'clients') ELSE '' END
             ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
        END AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
