@@ -158,9 +158,10 @@ VALUES (1005, 'settings', ARRAY['{}', '{"synchronous_commit": "off"}', '{"fsync"
         'simple-update', '2 s', 3, true, current_user, current_database(), 6, 6, 'done', '{}', 1, 2, false);
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, commits, leaders,
-                               server_seconds, checkpoints_timed, checkpoints_requested, wal_buffers_full)
+                               server_seconds, checkpoints_timed, checkpoints_requested, wal_buffers_full,
+                               data_loss)
 SELECT sweep, step, value, pos, rep, clients, 0, '2026-11-21', 30, tps * 30, 0, tps, tps * 30, tps * 30,
-       30.1, 0, 0, 0
+       30.1, 0, 0, 0, CASE WHEN value LIKE '%"off"%' THEN replace(replace(replace(value, '{"', ''), '": "', '='), '"}', '') END
 FROM (VALUES (1005, 1, '{}', 1, 1, 10, 1000), (1005, 2, '{"synchronous_commit": "off"}', 2, 1, 10, 3000),
              (1005, 3, '{"fsync": "off"}', 3, 1, 10, 2000),
              (1005, 4, '{}', 1, 2, 10, 1010), (1005, 5, '{"synchronous_commit": "off"}', 2, 2, 10, 3050),

@@ -480,7 +480,9 @@ SELECT s.sweep_id,
                        s.setting, s.current_value,
                        CASE WHEN b.is_current THEN 'it' ELSE 'the first value (' || b.value || ')' END)
             ELSE format('keep: no value is faster than %s = %s beyond its 95%% interval', s.setting, b.value)
-       END AS answer,
+       END
+       || CASE WHEN f.sweep_id IS NOT NULL AND f.data_loss IS NOT NULL
+               THEN format('; a crash can lose data with it (%s)', f.data_loss) ELSE '' END AS answer,
        s.current_value
 FROM sweeps s
 JOIN diag d USING (sweep_id)
