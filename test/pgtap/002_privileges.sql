@@ -19,7 +19,7 @@ SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))
 FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'integer',
                                  '"any"', '"any"', 'jsonb', 'boolean', 'text', 'boolean',
-                                 'boolean', 'text', 'text', '"any"']),
+                                 'boolean', 'text', 'text', '"any"', 'boolean']),
              ('grant_sweeper', ARRAY['regrole', 'text']),
              ('revoke_sweeper', ARRAY['regrole']),
              ('delete_sweeps', ARRAY['interval']),

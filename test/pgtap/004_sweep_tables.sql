@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(49);
+SELECT plan(55);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -32,7 +32,7 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'read_iops', 'fsync_avg_ms', 'wal_mb', 'fpi_pct', 'wal_buffers_full',
     'checkpoints_timed', 'checkpoints_requested', 'checkpoint_write_s',
     'checkpoint_sync_s', 'retries', 'speedup', 'speedup_ci_low', 'speedup_ci_high',
-    'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current']);
+    'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current', 'fpi_bytes_pct']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
@@ -48,11 +48,13 @@ FROM unnest(ARRAY['keep_running', 'keep_running_truncate']) AS t;
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
 FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss',
-                   'wal_lsn_start', 'wal_lsn_end', 'discarded', 'setup_s', 'client_cpu_s', 'server_cpu_s']) AS c;
+                   'wal_lsn_start', 'wal_lsn_end', 'discarded', 'setup_s', 'client_cpu_s', 'server_cpu_s',
+                   'fpi_bytes', 'buffers_checkpoint', 'buffers_clean', 'buffers_backend',
+                   'buffers_backend_fsync']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
                    'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin',
-                   'auto_repeats', 'budget', 'rounds_stop']) AS c;
+                   'auto_repeats', 'budget', 'rounds_stop', 'checkpoint']) AS c;
 SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
 
 SELECT is(
@@ -63,7 +65,7 @@ SELECT is(
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
     'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
     'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text, '
-    'budget "any" DEFAULT NULL::interval',
+    'budget "any" DEFAULT NULL::interval, checkpoint boolean DEFAULT true',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();
