@@ -109,7 +109,7 @@ is($node->safe_psql('postgres', qq{SELECT value || ' | ' || apply FROM walpressu
 	q{off | ALTER SYSTEM SET synchronous_commit = 'off'; SELECT pg_reload_conf();},
 	'best gives the value and the line that applies it');
 like($node->safe_psql('postgres', qq{SELECT answer FROM walpressure.best WHERE sweep_id = $id}),
-	qr/^change synchronous_commit to off: [\d.]+x the tps of synchronous_commit = on, the current value \(95% interval [\d.]+-[\d.]+\)$/,
+	qr/^change synchronous_commit to off: [\d.]+x the tps of synchronous_commit = on, the current value \(95% interval [\d.]+-[\d.]+\); a crash can lose data with it \(synchronous_commit=off\)$/,
 	'and answers: change it, against the current value');
 is($node->safe_psql('postgres', qq{
 SELECT gain_ci_low > 1 AND gain_ci_low <= gain AND gain <= gain_ci_high FROM walpressure.best WHERE sweep_id = $id}),
