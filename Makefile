@@ -38,6 +38,7 @@ OBJS = \
 	src/fsync_probe.o \
 	src/reading.o \
 	src/configs.o \
+	src/statements.o \
 	src/walread.o
 
 SHLIB_LINK = -lcgroup

@@ -198,7 +198,40 @@ FROM (VALUES ('{"clients": "4", "commit_delay": "0"}', 1, 4, 1000), ('{"clients"
      LATERAL (SELECT base + 10 * rep AS tps) t;
 SELECT * FROM walpressure.report(1007);
 
+-- its plot: a heat map, a cell per pair; green faster, red slower than the
+-- baseline (the first value: the current one was not measured), the best
+-- with a thick border
+SELECT m[1] AS fill, m[2] AS stroke_width, m[3] AS title
+FROM regexp_matches(walpressure.plot(1007),
+                    '<rect x="[^"]*" y="[^"]*" width="120" height="48" fill="([^"]*)" stroke="[^"]*" stroke-width="([0-9])"[^>]*><title>([^<]*)</title>',
+                    'g') AS m;
+SELECT (regexp_match(walpressure.plot(1007), '<text[^>]*>(sweep 1007[^<]*)</text>'))[1] AS title,
+       walpressure.plot(1007) LIKE '%best (thick border): clients=16, commit_delay=1000, 2.97x%' AS names_best,
+       walpressure.plot(1001) NOT LIKE '%heat%' AND walpressure.plot(1001) LIKE '%<polyline%' AS others_as_before;
+
+-- per-statement figures (pg_stat_statements over each window): the UPDATE's
+-- mean over all the calls of a value, its 95% interval from the steps' means,
+-- the stddev over all its calls (from each step's mean and stddev), and the
+-- changes against the baseline; the SELECT is absent from one step
+INSERT INTO walpressure.step_statements (sweep_id, step, rank, queryid, query, calls, total_ms, mean_ms,
+                                         stddev_ms, rows, wal_bytes)
+SELECT 1001, step, 1, 42, 'UPDATE pgbench_accounts SET abalance = abalance + $1
+       WHERE aid = $2', 1000, 1000 * m, m, sd, 1000, 120000
+FROM (VALUES (1, 1.0, 0.5), (4, 1.2, 0.5), (7, 0.8, 0.5),
+             (2, 0.5, 0.25), (5, 0.6, 0.25), (8, 0.4, 0.25),
+             (3, 1.0, 0.0), (6, 1.0, 0.0), (9, 1.0, 0.0)) AS v(step, m, sd)
+UNION ALL
+SELECT 1001, step, 2, 43, 'SELECT abalance FROM pgbench_accounts WHERE aid = $1', 1000, 100, 0.1, 0.01, 1000, 0
+FROM generate_series(1, 8) AS step;
+SELECT value, rank, queryid, steps, calls_per_s, mean_ms, mean_ci_low_ms, mean_ci_high_ms, stddev_ms,
+       mean_change_pct, stddev_change_pct, rows_per_call, wal_bytes_per_call, time_pct
+FROM walpressure.statements WHERE sweep_id = 1001;
+SELECT * FROM walpressure.report(1001) r WHERE r ~ '^(statements|UPDATE|SELECT|  )';
+-- export() and import() carry them
+SELECT walpressure.import(walpressure.export(1001)) AS imported \gset
+SELECT count(*) AS imported_statements FROM walpressure.step_statements WHERE sweep_id = :imported;
+
 -- cleaning up: delete_sweeps takes the ended sweeps older than its interval
 SELECT walpressure.delete_sweeps('1000 years');
-SELECT walpressure.delete_sweeps('0 s') >= 7 AS deleted;
+SELECT walpressure.delete_sweeps('0 s') >= 8 AS deleted;
 SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1007;

@@ -38,6 +38,7 @@
 #include "recovery.h"
 #include "results.h"
 #include "server_settings.h"
+#include "statements.h"
 #include "worker.h"
 
 /* The server-wide settings while the sweep holds them. */
@@ -302,6 +303,7 @@ wp_coordinator_main(Datum main_arg)
 	before_shmem_exit(wp_coordinator_exit, 0);
 	BackgroundWorkerInitializeConnectionByOid(wp_job_database(), wp_job_role(), 0);
 	pgstat_report_appname("walpressure coordinator");
+	wp_statements_begin();
 	cxt = AllocSetContextCreate(TopMemoryContext, "walpressure coordinator",
 								ALLOCSET_DEFAULT_SIZES);
 	step_cxt = AllocSetContextCreate(cxt, "walpressure step", ALLOCSET_DEFAULT_SIZES);

@@ -83,6 +83,9 @@ typedef struct WpStepResult
 	/* CPU seconds over the window; < 0: not measured */
 	double		client_cpu_s;	/* the load generator's (pgbench) */
 	double		server_cpu_s;	/* the server's processes' */
+	/* the load's statements over the window (pg_stat_statements), most time first */
+	struct WpStmtFig *stmts;
+	int			nstmts;
 } WpStepResult;
 
 extern double wp_us_to_ms(double us);

@@ -39,6 +39,7 @@
 
 #include "cgroup.h"
 #include "results.h"
+#include "statements.h"
 
 /* ---------- transactions, as the extension's owner ---------- */
 
@@ -550,6 +551,25 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 		wp_col(&srow, "wal_bytes", INT8OID, Int64GetDatum(s->wal_bytes), s->wal_bytes < 0);
 		wp_row_insert(&srow, "walpressure.step_samples", NULL);
 	}
+	if (r->nstmts > 0 && wp_has_column("step_statements", "queryid"))	/* 0.5.0 */
+		for (int i = 0; i < r->nstmts; i++)
+		{
+			const WpStmtFig *f = &r->stmts[i];
+			WpRow		qrow = {0};
+
+			wp_col(&qrow, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
+			wp_col(&qrow, "step", INT4OID, Int32GetDatum(step), false);
+			wp_col(&qrow, "rank", INT4OID, Int32GetDatum(i + 1), false);
+			wp_col(&qrow, "queryid", INT8OID, Int64GetDatum(f->queryid), false);
+			wp_col(&qrow, "query", TEXTOID, CStringGetTextDatum(f->query), false);
+			wp_col(&qrow, "calls", INT8OID, Int64GetDatum(f->calls), false);
+			wp_col(&qrow, "total_ms", FLOAT8OID, Float8GetDatum(f->total_ms), false);
+			wp_col(&qrow, "mean_ms", FLOAT8OID, Float8GetDatum(f->mean_ms), false);
+			wp_col(&qrow, "stddev_ms", FLOAT8OID, Float8GetDatum(f->stddev_ms), false);
+			wp_col(&qrow, "rows", INT8OID, Int64GetDatum(f->rows), false);
+			wp_col(&qrow, "wal_bytes", INT8OID, Int64GetDatum(f->wal_bytes), false);
+			wp_row_insert(&qrow, "walpressure.step_statements", NULL);
+		}
 	rc = SPI_execute_with_args("UPDATE walpressure.sweeps SET steps_done = steps_done + 1 "
 							   "WHERE sweep_id = $1",
 							   1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(sweep_id)},

@@ -37,6 +37,7 @@
 #include "cpu.h"
 #include "job.h"
 #include "server_settings.h"
+#include "statements.h"
 #include "step.h"
 #include "walread.h"
 
@@ -224,6 +225,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	const WpLoadEngine *engine = plan->engine;
 	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
 	TimestampTz *marks = NULL;
+	WpStmtSnap *stmts0 = NULL;
 	bool		ok = false;
 	double		client_cpu0 = -1,
 				client_cpu1 = -1,
@@ -305,6 +307,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	k->have_ios = wp_cap_device_ios(plan->cap, &k->reads0, &k->writes0);
 	client_cpu0 = engine->cpu_s();
 	server_cpu0 = wp_server_cpu_s();
+	stmts0 = wp_statements_snap(spec->roleoid, false);
 
 	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
 	if (!wp_step_window(plan, k, samples, marks, max_samples, nsamples))
@@ -317,6 +320,12 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 		k->have_ios = wp_cap_device_ios(plan->cap, &k->reads1, &k->writes1);
 	client_cpu1 = engine->cpu_s();
 	server_cpu1 = wp_server_cpu_s();
+	if (stmts0 != NULL)
+	{
+		r->stmts = palloc(sizeof(WpStmtFig) * WP_STMT_TOP);
+		r->nstmts = wp_statements_window(stmts0, wp_statements_snap(spec->roleoid, true),
+										 r->stmts, WP_STMT_TOP);
+	}
 	wp_job_phase(WP_PHASE_STOPPING, step, repeat, value);
 	engine->stop(true);
 	if (engine->lost())

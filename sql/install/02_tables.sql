@@ -183,6 +183,26 @@ COMMENT ON TABLE step_samples IS
 COMMENT ON COLUMN step_samples.sample_time IS
 'when the second ended (NULL for samples recorded before walpressure 0.3.0)';
 
+-- The load's statements over each step's window, from pg_stat_statements.
+CREATE TABLE step_statements (
+    sweep_id bigint NOT NULL,
+    step int NOT NULL,
+    rank int NOT NULL,
+    queryid bigint NOT NULL,
+    query text NOT NULL,
+    calls bigint NOT NULL,
+    total_ms float8 NOT NULL,
+    mean_ms float8 NOT NULL,
+    stddev_ms float8 NOT NULL,
+    rows bigint NOT NULL,
+    wal_bytes bigint NOT NULL,
+    PRIMARY KEY (sweep_id, step, rank),
+    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
+);
+
+COMMENT ON TABLE step_statements IS
+'The load''s statements over each step''s measured window, when pg_stat_statements is loaded and installed in the sweep''s database: the 10 with the most time, run by the sweep''s role at top level.  calls, total_ms, rows and wal_bytes are the window''s (differences of pg_stat_statements'' counters), mean_ms and stddev_ms those of the window''s calls; rank 1 took the most time';
+
 -- A running sweep's row stays: its coordinator writes to it until the end.
 -- Rows of sweeps that ended, or whose coordinator is gone, may go.
 CREATE FUNCTION _sweeps_keep_running()
@@ -199,3 +219,4 @@ SELECT pg_catalog.pg_extension_config_dump('sweeps', '');
 SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('steps', '');
 SELECT pg_catalog.pg_extension_config_dump('step_samples', '');
+SELECT pg_catalog.pg_extension_config_dump('step_statements', '');

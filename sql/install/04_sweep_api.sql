@@ -177,7 +177,7 @@ REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
-GRANT SELECT ON sweeps, steps, step_samples, results, progress TO pg_monitor;
+GRANT SELECT ON sweeps, steps, step_samples, step_statements, results, statements, progress TO pg_monitor;
 
 --
 -- Who may sweep, and cleaning up.
@@ -208,7 +208,8 @@ BEGIN
         format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
         format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
+               'walpressure.step_statements, walpressure.results, walpressure.statements, '
+               'walpressure.best, walpressure.progress TO %s', r),
         format('GRANT pg_checkpoint TO %s', r),
         format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
     LOOP
@@ -266,7 +267,8 @@ BEGIN
         format('REVOKE pg_checkpoint FROM %s', r),
         format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
         format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
+               'walpressure.step_statements, walpressure.results, walpressure.statements, '
+               'walpressure.best, walpressure.progress FROM %s', r),
         format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
         format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]

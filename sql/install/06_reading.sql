@@ -206,6 +206,48 @@ ORDER BY s.sweep_id;
 COMMENT ON VIEW best IS
 'Per sweep, the answer: keep the server''s current value (apply NULL) unless a value is faster than it beyond its 95% interval (else than the first value, when the current one was not measured); then that value, its gain with a 95% interval and the ALTER SYSTEM line that applies it; and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, intervals too wide to decide and the repeats that would)';
 
+-- A grid sweep's two settings and their values: a settings sweep whose every
+-- value sets the same two settings, each to two values or more.  down is the
+-- one that changes least often from one value to the next (the rows), across
+-- the other (the columns); each one's values in the order they first come.
+-- No row for any other sweep.
+CREATE FUNCTION _grid(sweep_id bigint,
+                      OUT down text, OUT across text, OUT down_vals text[], OUT across_vals text[])
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    vals text[];
+    keys text[];
+BEGIN
+    SELECT w.vals INTO vals FROM walpressure.sweeps w
+        WHERE w.sweep_id = _grid.sweep_id AND w.setting = 'settings';
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    SELECT array_agg(DISTINCT k.k ORDER BY k.k) INTO keys
+        FROM unnest(vals) v, jsonb_object_keys(v::jsonb) k;
+    IF cardinality(keys) <> 2 OR EXISTS (SELECT 1 FROM unnest(vals) v
+                                        WHERE NOT (v::jsonb ? keys[1] AND v::jsonb ? keys[2])
+                                           OR (SELECT count(*) FROM jsonb_object_keys(v::jsonb)) <> 2) THEN
+        RETURN;
+    END IF;
+    SELECT CASE WHEN sum((a IS DISTINCT FROM pa)::int) <= sum((b IS DISTINCT FROM pb)::int)
+                THEN keys[1] ELSE keys[2] END INTO down
+        FROM (SELECT v::jsonb->>keys[1] a, lag(v::jsonb->>keys[1]) OVER (ORDER BY i) pa,
+                     v::jsonb->>keys[2] b, lag(v::jsonb->>keys[2]) OVER (ORDER BY i) pb
+              FROM unnest(vals) WITH ORDINALITY t(v, i)) q;
+    across := CASE WHEN down = keys[1] THEN keys[2] ELSE keys[1] END;
+    down_vals := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>down AS v, min(i) AS m
+                                        FROM unnest(vals) WITH ORDINALITY t(v, i) GROUP BY 1) q ORDER BY q.m);
+    across_vals := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>across AS v, min(i) AS m
+                                          FROM unnest(vals) WITH ORDINALITY t(v, i) GROUP BY 1) q ORDER BY q.m);
+    IF cardinality(down_vals) >= 2 AND cardinality(across_vals) >= 2 THEN
+        RETURN NEXT;
+    END IF;
+END
+$$;
+
 -- A text chart of a sweep for psql: a bar per value.
 CREATE FUNCTION _report(sweep_id bigint)
 RETURNS SETOF text
@@ -219,7 +261,8 @@ DECLARE
     vw int; tw int; iw int; cw int;
     ran int; ran_min int;
     line text;
-    keys text[]; ka text; kb text; gr text[]; gc text[]; gw int; cell text; grow record; gcol record;
+    g record; ka text; kb text; gr text[]; gc text[]; gw int; cell text; grow record; gcol record;
+    sq record; shown bool := false; sw int;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _report.sweep_id;
     IF NOT FOUND THEN
@@ -272,51 +315,54 @@ BEGIN
                             ELSE 'the window' END,
                        CASE WHEN ran > 1 THEN 'across repeats' ELSE 'from the per-second samples' END);
 
-    -- a grid (a settings sweep whose every value sets the same two settings,
-    -- each to two values or more): the tps as a table, the setting that
-    -- changes least often from one value to the next down the side
-    IF s.setting <> 'settings' THEN
-        RETURN;
-    END IF;
-    SELECT array_agg(DISTINCT k.k ORDER BY k.k) INTO keys
-        FROM unnest(s.vals) v, jsonb_object_keys(v::jsonb) k;
-    IF cardinality(keys) <> 2 OR EXISTS (SELECT 1 FROM unnest(s.vals) v
-                                        WHERE NOT (v::jsonb ? keys[1] AND v::jsonb ? keys[2])
-                                           OR (SELECT count(*) FROM jsonb_object_keys(v::jsonb)) <> 2) THEN
-        RETURN;
-    END IF;
-    SELECT CASE WHEN sum((a IS DISTINCT FROM pa)::int) <= sum((b IS DISTINCT FROM pb)::int)
-                THEN keys[1] ELSE keys[2] END INTO ka
-        FROM (SELECT v::jsonb->>keys[1] a, lag(v::jsonb->>keys[1]) OVER (ORDER BY i) pa,
-                     v::jsonb->>keys[2] b, lag(v::jsonb->>keys[2]) OVER (ORDER BY i) pb
-              FROM unnest(s.vals) WITH ORDINALITY t(v, i)) q;
-    kb := CASE WHEN ka = keys[1] THEN keys[2] ELSE keys[1] END;
-    gr := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>ka AS v, min(i) AS m FROM unnest(s.vals) WITH ORDINALITY t(v, i)
-                                 GROUP BY 1) q ORDER BY q.m);
-    gc := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>kb AS v, min(i) AS m FROM unnest(s.vals) WITH ORDINALITY t(v, i)
-                                 GROUP BY 1) q ORDER BY q.m);
-    IF cardinality(gr) < 2 OR cardinality(gc) < 2 THEN
-        RETURN;
-    END IF;
-    gw := greatest((SELECT max(length(c)) FROM unnest(gc) c), length(round(top)::text) + 4);
-    vw := greatest((SELECT max(length(c)) FROM unnest(gr) c), length(ka || ' \ ' || kb));
-    RETURN NEXT '';
-    RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=) beyond its 95%% interval',
-                       ka, kb);
-    RETURN NEXT rpad(ka || ' \ ' || kb, vw) || ' | '
-                || (SELECT string_agg(lpad(c, gw), ' | ' ORDER BY i) FROM unnest(gc) WITH ORDINALITY t(c, i));
-    FOR grow IN SELECT v, i FROM unnest(gr) WITH ORDINALITY t(v, i) ORDER BY i LOOP
-        line := rpad(grow.v, vw);
-        FOR gcol IN SELECT c, i FROM unnest(gc) WITH ORDINALITY t(c, i) ORDER BY i LOOP
-            SELECT coalesce(round(y.tps)::text || CASE y.verdict WHEN 'faster' THEN '+' WHEN 'slower' THEN '-'
-                                                                  WHEN 'baseline' THEN '=' ELSE ' ' END, '-  ')
-                INTO cell
-                FROM walpressure.results y
-                WHERE y.sweep_id = _report.sweep_id AND y.value_pos > 0
-                  AND y.value::jsonb->>ka = grow.v AND y.value::jsonb->>kb = gcol.c;
-            line := line || ' | ' || lpad(coalesce(cell, '-  '), gw);
+    -- a grid: the tps as a table, the setting that changes least often
+    -- from one value to the next down the side
+    SELECT * INTO g FROM walpressure._grid(_report.sweep_id);
+    IF FOUND THEN
+        ka := g.down; kb := g.across; gr := g.down_vals; gc := g.across_vals;
+        gw := greatest((SELECT max(length(c)) FROM unnest(gc) c), length(round(top)::text) + 4);
+        vw := greatest((SELECT max(length(c)) FROM unnest(gr) c), length(ka || ' \ ' || kb));
+        RETURN NEXT '';
+        RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=) beyond its 95%% interval',
+                           ka, kb);
+        RETURN NEXT rpad(ka || ' \ ' || kb, vw) || ' | '
+                    || (SELECT string_agg(lpad(c, gw), ' | ' ORDER BY i) FROM unnest(gc) WITH ORDINALITY t(c, i));
+        FOR grow IN SELECT v, i FROM unnest(gr) WITH ORDINALITY t(v, i) ORDER BY i LOOP
+            line := rpad(grow.v, vw);
+            FOR gcol IN SELECT c, i FROM unnest(gc) WITH ORDINALITY t(c, i) ORDER BY i LOOP
+                SELECT coalesce(round(y.tps)::text || CASE y.verdict WHEN 'faster' THEN '+' WHEN 'slower' THEN '-'
+                                                                      WHEN 'baseline' THEN '=' ELSE ' ' END, '-  ')
+                    INTO cell
+                    FROM walpressure.results y
+                    WHERE y.sweep_id = _report.sweep_id AND y.value_pos > 0
+                      AND y.value::jsonb->>ka = grow.v AND y.value::jsonb->>kb = gcol.c;
+                line := line || ' | ' || lpad(coalesce(cell, '-  '), gw);
+            END LOOP;
+            RETURN NEXT rtrim(line);
         END LOOP;
-        RETURN NEXT rtrim(line);
+    END IF;
+
+    -- the load's statements (pg_stat_statements): the baseline's three that
+    -- took the most time, each value's mean and stddev of a call
+    FOR sq IN SELECT q.queryid, q.query FROM walpressure.statements q
+              WHERE q.sweep_id = _report.sweep_id AND q.value_pos = coalesce(s.current_pos, 1)
+              ORDER BY q.rank LIMIT 3 LOOP
+        IF NOT shown THEN
+            RETURN NEXT '';
+            RETURN NEXT 'statements (pg_stat_statements, the 3 with the most time): a call''s mean ± half its 95% interval, stddev, change against the baseline';
+            shown := true;
+            SELECT max(length(q.value)) INTO sw FROM walpressure.statements q WHERE q.sweep_id = _report.sweep_id;
+        END IF;
+        RETURN NEXT left(regexp_replace(sq.query, '\s+', ' ', 'g'), 100);
+        FOR r IN SELECT * FROM walpressure.statements q
+                 WHERE q.sweep_id = _report.sweep_id AND q.queryid = sq.queryid ORDER BY q.value_pos LOOP
+            RETURN NEXT rtrim(format('  %s | %10s calls/s | mean %s ms%s%s | stddev %s ms%s',
+                rpad(r.value, sw), r.calls_per_s, r.mean_ms,
+                coalesce(' ±' || round((r.mean_ci_high_ms - r.mean_ci_low_ms) / 2, 4), ''),
+                coalesce(' (' || to_char(r.mean_change_pct, 'FMSG990.0') || '%)', ''),
+                r.stddev_ms,
+                coalesce(' (' || to_char(r.stddev_change_pct, 'FMSG990.0') || '%)', '')));
+        END LOOP;
     END LOOP;
 END
 $$;
@@ -336,7 +382,7 @@ COMMENT ON FUNCTION grid(text, text[], text, text[]) IS
 'The values of a two-setting grid for run_sweep(''settings'', ...): every value of setting_a with every value of setting_b (report() shows the tps as a table)';
 
 COMMENT ON FUNCTION _report(bigint) IS
-'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first)';
+'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value';
 
 -- Two sweeps side by side, value by value: the same sweep run twice, or this
 -- server against another's (imported).  ratio is b's tps over a's, with the
@@ -424,7 +470,9 @@ RETURN (
         'steps', coalesce((SELECT jsonb_agg(to_jsonb(st) - 'sweep_id' ORDER BY st.step)
                            FROM walpressure.steps st WHERE st.sweep_id = s.sweep_id), '[]'),
         'step_samples', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.second)
-                                  FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'))
+                                  FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'),
+        'step_statements', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.rank)
+                                     FROM walpressure.step_statements x WHERE x.sweep_id = s.sweep_id), '[]'))
     FROM walpressure.sweeps s
     WHERE s.sweep_id = _export.sweep_id);
 
@@ -465,6 +513,11 @@ BEGIN
     INSERT INTO walpressure.step_samples
     SELECT (jsonb_populate_record(NULL::walpressure.step_samples, e || jsonb_build_object('sweep_id', s.sweep_id))).*
     FROM jsonb_array_elements(d->'step_samples') AS e;
+    -- none in documents from before walpressure 0.5.0
+    INSERT INTO walpressure.step_statements
+    SELECT (jsonb_populate_record(NULL::walpressure.step_statements, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_statements') = 'array'
+                                   THEN d->'step_statements' ELSE '[]' END) AS e;
     RETURN s.sweep_id;
 END
 $$;
@@ -540,6 +593,115 @@ BEGIN ATOMIC
                       FROM jsonb_each_text(value::jsonb) c) END;
 END;
 
+-- A grid sweep's SVG: a heat map, one cell per pair of values, its tps and
+-- speedup, green when faster and red when slower than the baseline beyond
+-- the 95% intervals (the deeper, the larger the speedup), grey within noise.
+CREATE FUNCTION _plot_grid(sweep_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    g record;
+    k walpressure.best;
+    c record;
+    cw int := 120; ch int := 48;
+    l int; t int := 130; w int; h int;
+    x float8; y float8; a float8;
+    smax float8;
+    fill text; tone int[];
+    loss text;
+    svg text;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot_grid.sweep_id;
+    SELECT * INTO g FROM walpressure._grid(_plot_grid.sweep_id);
+    SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot_grid.sweep_id;
+    SELECT max(abs(ln(x2.speedup))), string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+        INTO smax, loss
+        FROM walpressure.results x2 WHERE x2.sweep_id = _plot_grid.sweep_id AND x2.value_pos > 0 AND x2.speedup > 0;
+    l := 30 + 7 * greatest(length(g.down), (SELECT max(length(v)) FROM unnest(g.down_vals) v));
+    w := greatest(l + cw * cardinality(g.across_vals) + 30, 620);
+    h := t + ch * cardinality(g.down_vals) + 70;
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+        || format('<text x="%s" y="24" text-anchor="middle" font-size="15">%s</text>', w / 2,
+                  walpressure._xml_text(format('sweep %s%s: %s by %s', s.sweep_id,
+                                               coalesce(' "' || s.label || '"', ''), g.down, g.across)))
+        || format('<text x="%s" y="42" text-anchor="middle" font-size="11" fill="#555555">%s</text>', w / 2,
+                  walpressure._xml_text(format('%s, %s clients, %s engine, %s x %s s%s; %s, %s',
+                                               s.workload, s.clients, s.engine, s.repeats,
+                                               trim_scale(extract(epoch FROM s.duration)),
+                                               coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                                               to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
+        || format('<text x="%s" y="62">%s</text>', 20,
+                  walpressure._xml_text('each cell: tps and speedup against the baseline (=); green faster, red slower beyond the 95% intervals, grey within noise'))
+        || format('<text x="%s" y="%s" text-anchor="middle" font-weight="bold">%s</text>',
+                  walpressure._px(l + cw * cardinality(g.across_vals) / 2.0), t - 30, walpressure._xml_text(g.across))
+        || format('<text x="%s" y="%s" text-anchor="end" font-weight="bold">%s</text>', l - 8, t - 10,
+                  walpressure._xml_text(g.down));
+    FOR c IN SELECT av.v, av.i FROM unnest(g.across_vals) WITH ORDINALITY av(v, i) LOOP
+        svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>',
+                             walpressure._px(l + cw * (c.i - 0.5)), t - 10, walpressure._xml_text(c.v));
+    END LOOP;
+    FOR c IN SELECT dv.v, dv.i FROM unnest(g.down_vals) WITH ORDINALITY dv(v, i) LOOP
+        svg := svg || format('<text x="%s" y="%s" text-anchor="end">%s</text>',
+                             l - 8, walpressure._px(t + ch * (c.i - 0.5) + 4), walpressure._xml_text(c.v));
+    END LOOP;
+    FOR c IN SELECT dv.i AS di, av.i AS ai, rr.tps, rr.speedup, rr.verdict, rr.is_current, rr.value,
+                    rr.tps_ci_low, rr.tps_ci_high
+             FROM unnest(g.down_vals) WITH ORDINALITY dv(v, i)
+             CROSS JOIN unnest(g.across_vals) WITH ORDINALITY av(v, i)
+             LEFT JOIN walpressure.results rr
+                    ON rr.sweep_id = _plot_grid.sweep_id AND rr.value_pos > 0
+                   AND rr.value::jsonb->>g.down = dv.v AND rr.value::jsonb->>g.across = av.v LOOP
+        x := l + cw * (c.ai - 1);
+        y := t + ch * (c.di - 1);
+        a := CASE WHEN c.speedup > 0 AND smax > 0 THEN 0.25 + 0.75 * least(abs(ln(c.speedup)) / smax, 1) ELSE 0 END;
+        tone := CASE c.verdict WHEN 'faster' THEN ARRAY[42, 157, 58] WHEN 'slower' THEN ARRAY[192, 57, 43] END;
+        fill := CASE WHEN c.tps IS NULL THEN '#ffffff'
+                     WHEN tone IS NULL THEN '#e8e8e8'
+                     ELSE format('rgb(%s,%s,%s)', round(255 + (tone[1] - 255) * a), round(255 + (tone[2] - 255) * a),
+                                 round(255 + (tone[3] - 255) * a)) END;
+        svg := svg || format('<rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s" stroke-width="%s"%s><title>%s</title></rect>',
+                             walpressure._px(x), walpressure._px(y), cw, ch, fill,
+                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN '#1b5e20' ELSE '#999999' END,
+                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN 3 ELSE 1 END,
+                             CASE WHEN c.is_current THEN ' stroke-dasharray="5 3"' ELSE '' END,
+                             walpressure._xml_text(coalesce(walpressure._value_label(s.setting, c.value, ', ') || ': ' || c.tps || ' tps'
+                                                            || coalesce(' (95% interval ' || c.tps_ci_low || '-' || c.tps_ci_high || ')', '')
+                                                            || ', ' || c.verdict, 'not measured')))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="13"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 20),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             coalesce(round(c.tps)::text, '-'))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="11"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 37),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             walpressure._xml_text(CASE WHEN c.verdict = 'baseline' THEN '= baseline'
+                                                        WHEN c.speedup IS NULL THEN coalesce(c.verdict, '')
+                                                        ELSE c.speedup || 'x' || CASE c.verdict WHEN 'faster' THEN ' +'
+                                                                                   WHEN 'slower' THEN ' -' ELSE '' END END));
+    END LOOP;
+    y := t + ch * cardinality(g.down_vals) + 24;
+    svg := svg || format('<text x="%s" y="%s">%s</text>', 20, walpressure._px(y),
+                         walpressure._xml_text(coalesce(
+                             CASE WHEN k.apply IS NOT NULL THEN format('best (thick border): %s, %sx', 
+                                                                      walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                  WHEN k.answer LIKE 'keep%' THEN 'keep: nothing beats the baseline' END, '')
+                             || CASE WHEN EXISTS (SELECT 1 FROM walpressure.results z WHERE z.sweep_id = _plot_grid.sweep_id AND z.is_current AND z.value_pos > 0)
+                                     THEN '; dashed: the current configuration' ELSE '' END));
+    IF loss IS NOT NULL THEN
+        svg := svg || format('<text x="%s" y="%s" fill="#c0392b" font-weight="bold">%s</text>', 20, walpressure._px(y + 20),
+                             walpressure._xml_text('a crash can lose data at ' || loss));
+    END IF;
+    RETURN svg || '</svg>';
+END
+$$;
+
+COMMENT ON FUNCTION _plot_grid(bigint) IS
+'plot() of a grid sweep (two settings, every pair of their values): a heat map of the tps and the speedup against the baseline';
+
 CREATE FUNCTION _plot(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
@@ -572,6 +734,10 @@ BEGIN
     SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no sweep %', _plot.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    -- a grid: a heat map
+    IF EXISTS (SELECT 1 FROM walpressure._grid(_plot.sweep_id)) THEN
+        RETURN walpressure._plot_grid(_plot.sweep_id);
     END IF;
     -- a configuration's label has a line per setting: room below the axis
     IF s.setting = 'settings' THEN
@@ -760,7 +926,7 @@ END
 $$;
 
 COMMENT ON FUNCTION _plot(bigint) IS
-'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';
+'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value; a grid''s heat map (_plot_grid)';
 
 -- The entry points: the sweep ids checked in C (a plain "no sweep 99", no
 -- PL/pgSQL CONTEXT), then the functions above.

@@ -1,11 +1,21 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(55);
+SELECT plan(60);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
 SELECT has_table('walpressure', 'step_samples', 'table step_samples');
 SELECT has_view('walpressure', 'results', 'view results');
+SELECT has_table('walpressure', 'step_statements', 'table step_statements');
+SELECT col_is_pk('walpressure', 'step_statements', ARRAY['sweep_id', 'step', 'rank'], 'step_statements: primary key (sweep_id, step, rank)');
+SELECT fk_ok('walpressure', 'step_statements', ARRAY['sweep_id', 'step'], 'walpressure', 'steps', ARRAY['sweep_id', 'step']);
+SELECT columns_are('walpressure', 'step_statements', ARRAY[
+    'sweep_id', 'step', 'rank', 'queryid', 'query', 'calls', 'total_ms', 'mean_ms', 'stddev_ms',
+    'rows', 'wal_bytes']);
+SELECT columns_are('walpressure', 'statements', ARRAY[
+    'sweep_id', 'label', 'value', 'value_pos', 'rank', 'queryid', 'query', 'steps', 'calls_per_s',
+    'mean_ms', 'mean_ci_low_ms', 'mean_ci_high_ms', 'stddev_ms', 'mean_change_pct',
+    'stddev_change_pct', 'rows_per_call', 'wal_bytes_per_call', 'time_pct']);
 
 SELECT col_is_pk('walpressure', 'sweeps', 'sweep_id', 'sweeps: primary key sweep_id');
 SELECT col_is_pk('walpressure', 'steps', ARRAY['sweep_id', 'step'], 'steps: primary key (sweep_id, step)');
@@ -17,7 +27,7 @@ SELECT ok(
     (SELECT array_agg(c.relname::text ORDER BY c.relname)
      FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
      WHERE e.extname = 'walpressure')
-    = ARRAY['step_samples', 'steps', 'sweeps', 'sweeps_sweep_id_seq'],
+    = ARRAY['step_samples', 'step_statements', 'steps', 'sweeps', 'sweeps_sweep_id_seq'],
     'results are kept by pg_dump (pg_extension_config_dump)');
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))

@@ -1,0 +1,740 @@
+/* walpressure 0.4.0 -> 0.5.0 */
+\echo Use "ALTER EXTENSION walpressure UPDATE TO '0.5.0'" to load this file. \quit
+
+-- per-statement figures: the load's statements over each step's window, from
+-- pg_stat_statements, and their view
+-- The load's statements over each step's window, from pg_stat_statements.
+CREATE TABLE step_statements (
+    sweep_id bigint NOT NULL,
+    step int NOT NULL,
+    rank int NOT NULL,
+    queryid bigint NOT NULL,
+    query text NOT NULL,
+    calls bigint NOT NULL,
+    total_ms float8 NOT NULL,
+    mean_ms float8 NOT NULL,
+    stddev_ms float8 NOT NULL,
+    rows bigint NOT NULL,
+    wal_bytes bigint NOT NULL,
+    PRIMARY KEY (sweep_id, step, rank),
+    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
+);
+
+COMMENT ON TABLE step_statements IS
+'The load''s statements over each step''s measured window, when pg_stat_statements is loaded and installed in the sweep''s database: the 10 with the most time, run by the sweep''s role at top level.  calls, total_ms, rows and wal_bytes are the window''s (differences of pg_stat_statements'' counters), mean_ms and stddev_ms those of the window''s calls; rank 1 took the most time';
+
+SELECT pg_catalog.pg_extension_config_dump('step_statements', '');
+
+-- Per sweep, value and statement of the load: pg_stat_statements' figures
+-- over the steps' windows, against the baseline's for the same statement.
+CREATE VIEW statements AS
+WITH per_value AS (
+    SELECT q.sweep_id, st.value_pos, min(st.value) AS value, q.queryid,
+           min(q.query) AS query,
+           count(*) AS steps,
+           sum(q.calls) AS calls,
+           sum(q.calls) / sum(st.seconds) AS calls_per_s,
+           sum(q.total_ms) AS total_ms,
+           sum(q.total_ms) / sum(q.calls) AS mean_ms,
+           stddev_samp(q.mean_ms) AS mean_sd_steps,
+           -- every call's time squared, summed, for the stddev over all the calls
+           sum(q.calls * (q.stddev_ms * q.stddev_ms + q.mean_ms * q.mean_ms)) AS sumsq,
+           sum(q.rows)::float8 / sum(q.calls) AS rows_per_call,
+           sum(q.wal_bytes)::float8 / sum(q.calls) AS wal_bytes_per_call
+    FROM step_statements q
+    JOIN steps st ON st.sweep_id = q.sweep_id AND st.step = q.step
+    WHERE st.discarded IS NULL
+    GROUP BY q.sweep_id, st.value_pos, q.queryid
+), v AS (
+    SELECT p.*,
+           sqrt(greatest(p.sumsq / p.calls - p.mean_ms * p.mean_ms, 0)) AS stddev_ms,
+           walpressure._t975(p.steps - 1) * p.mean_sd_steps / sqrt(p.steps) AS mean_half
+    FROM per_value p
+)
+SELECT v.sweep_id,
+       s.label,
+       v.value,
+       v.value_pos,
+       rank() OVER (PARTITION BY v.sweep_id, v.value_pos ORDER BY v.total_ms DESC)::int AS rank,
+       v.queryid,
+       v.query,
+       v.steps,
+       round(v.calls_per_s::numeric, 1) AS calls_per_s,
+       round(v.mean_ms::numeric, 4) AS mean_ms,
+       round((v.mean_ms - v.mean_half)::numeric, 4) AS mean_ci_low_ms,
+       round((v.mean_ms + v.mean_half)::numeric, 4) AS mean_ci_high_ms,
+       round(v.stddev_ms::numeric, 4) AS stddev_ms,
+       round((100 * (v.mean_ms / nullif(b.mean_ms, 0) - 1))::numeric, 1) AS mean_change_pct,
+       round((100 * (v.stddev_ms / nullif(b.stddev_ms, 0) - 1))::numeric, 1) AS stddev_change_pct,
+       round(v.rows_per_call::numeric, 2) AS rows_per_call,
+       round(v.wal_bytes_per_call::numeric) AS wal_bytes_per_call,
+       round((100 * v.total_ms / nullif(sum(v.total_ms) OVER (PARTITION BY v.sweep_id, v.value_pos), 0))::numeric, 1)
+           AS time_pct
+FROM v
+JOIN sweeps s USING (sweep_id)
+LEFT JOIN v b ON b.sweep_id = v.sweep_id AND b.queryid = v.queryid
+             AND b.value_pos = coalesce(s.current_pos, 1)
+ORDER BY v.sweep_id, v.value_pos, rank;
+
+COMMENT ON VIEW statements IS
+'Per sweep, value and statement of the load (pg_stat_statements, step_statements): calls per second, the mean time of a call with a 95% interval from the spread of the steps'' means, the stddev over all the value''s calls, their change in % against the same statement at the baseline (as results), rows and WAL bytes per call, and the statement''s share of the time of the recorded statements (time_pct).  Steps left out of results (discarded) are left out here too';
+
+-- who could read the steps may read the statements: pg_monitor and the
+-- roles grant_sweeper() gave the results to
+DO $$
+DECLARE
+    r text;
+BEGIN
+    FOR r IN SELECT DISTINCT a.grantee::regrole::text
+             FROM pg_catalog.pg_class c, LATERAL pg_catalog.aclexplode(c.relacl) a
+             WHERE c.oid = 'walpressure.steps'::regclass AND a.privilege_type = 'SELECT'
+               AND a.grantee <> c.relowner AND a.grantee <> 0 LOOP
+        EXECUTE format('GRANT SELECT ON walpressure.step_statements, walpressure.statements TO %s', r);
+    END LOOP;
+END
+$$;
+
+-- grant_sweeper() and revoke_sweeper(): the statements too
+CREATE OR REPLACE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    r text := grant_sweeper.role::text;
+    g text;
+    t text;
+BEGIN
+    IF grant_sweeper.engine NOT IN ('pgbench', 'backend') THEN
+        RAISE EXCEPTION 'unknown engine "%"', grant_sweeper.engine
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Engines: pgbench, backend.';
+    END IF;
+    FOREACH g IN ARRAY ARRAY[
+        format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
+               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
+        format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
+               'walpressure.step_statements, walpressure.results, walpressure.statements, '
+               'walpressure.best, walpressure.progress TO %s', r),
+        format('GRANT pg_checkpoint TO %s', r),
+        format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
+    LOOP
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    IF grant_sweeper.engine = 'pgbench' THEN
+        g := format('GRANT pg_execute_server_program TO %s', r);
+        EXECUTE g;
+        RETURN NEXT g || '   -- the default engine runs the server''s pgbench: this lets the role run any program as the server''s OS user';
+    END IF;
+    -- the pgbench tables the caller's search_path finds (as run_sweep will),
+    -- when they exist
+    FOR t, g IN
+        SELECT c.oid::regclass::text, CASE WHEN c.relname = 'pgbench_history' THEN 'SELECT, INSERT' ELSE 'SELECT, UPDATE' END
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
+        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
+        ORDER BY 1
+    LOOP
+        g := format('GRANT %s ON %s TO %s', g, t, r);
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    IF NOT FOUND THEN
+        RAISE NOTICE 'no pgbench tables yet: after walpressure.init_pgbench(), call grant_sweeper again for their rows';
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION revoke_sweeper(role regrole)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    r text := revoke_sweeper.role::text;
+    g text;
+    t text;
+BEGIN
+    FOR t IN
+        SELECT c.oid::regclass::text
+        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
+        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
+        ORDER BY 1
+    LOOP
+        g := format('REVOKE SELECT, INSERT, UPDATE ON %s FROM %s', t, r);
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+    FOREACH g IN ARRAY ARRAY[
+        format('REVOKE pg_execute_server_program FROM %s', r),
+        format('REVOKE pg_checkpoint FROM %s', r),
+        format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
+        format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
+               'walpressure.step_statements, walpressure.results, walpressure.statements, '
+               'walpressure.best, walpressure.progress FROM %s', r),
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
+               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
+        format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
+    LOOP
+        EXECUTE g;
+        RETURN NEXT g;
+    END LOOP;
+END
+$$;
+
+-- report(): a grid's table through _grid(), and the statements
+-- A grid sweep's two settings and their values: a settings sweep whose every
+-- value sets the same two settings, each to two values or more.  down is the
+-- one that changes least often from one value to the next (the rows), across
+-- the other (the columns); each one's values in the order they first come.
+-- No row for any other sweep.
+CREATE FUNCTION _grid(sweep_id bigint,
+                      OUT down text, OUT across text, OUT down_vals text[], OUT across_vals text[])
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    vals text[];
+    keys text[];
+BEGIN
+    SELECT w.vals INTO vals FROM walpressure.sweeps w
+        WHERE w.sweep_id = _grid.sweep_id AND w.setting = 'settings';
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    SELECT array_agg(DISTINCT k.k ORDER BY k.k) INTO keys
+        FROM unnest(vals) v, jsonb_object_keys(v::jsonb) k;
+    IF cardinality(keys) <> 2 OR EXISTS (SELECT 1 FROM unnest(vals) v
+                                        WHERE NOT (v::jsonb ? keys[1] AND v::jsonb ? keys[2])
+                                           OR (SELECT count(*) FROM jsonb_object_keys(v::jsonb)) <> 2) THEN
+        RETURN;
+    END IF;
+    SELECT CASE WHEN sum((a IS DISTINCT FROM pa)::int) <= sum((b IS DISTINCT FROM pb)::int)
+                THEN keys[1] ELSE keys[2] END INTO down
+        FROM (SELECT v::jsonb->>keys[1] a, lag(v::jsonb->>keys[1]) OVER (ORDER BY i) pa,
+                     v::jsonb->>keys[2] b, lag(v::jsonb->>keys[2]) OVER (ORDER BY i) pb
+              FROM unnest(vals) WITH ORDINALITY t(v, i)) q;
+    across := CASE WHEN down = keys[1] THEN keys[2] ELSE keys[1] END;
+    down_vals := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>down AS v, min(i) AS m
+                                        FROM unnest(vals) WITH ORDINALITY t(v, i) GROUP BY 1) q ORDER BY q.m);
+    across_vals := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>across AS v, min(i) AS m
+                                          FROM unnest(vals) WITH ORDINALITY t(v, i) GROUP BY 1) q ORDER BY q.m);
+    IF cardinality(down_vals) >= 2 AND cardinality(across_vals) >= 2 THEN
+        RETURN NEXT;
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION _report(sweep_id bigint)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    r record;
+    top float8;
+    width int := 40;
+    vw int; tw int; iw int; cw int;
+    ran int; ran_min int;
+    line text;
+    g record; ka text; kb text; gr text[]; gc text[]; gw int; cell text; grow record; gcol record;
+    sq record; shown bool := false; sw int;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _report.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep %', _report.sweep_id USING ERRCODE = 'no_data_found',
+            HINT = 'walpressure.sweeps lists the sweeps of this database.';
+    END IF;
+    -- what ran: a cancelled or failed sweep has fewer repeats than it asked
+    SELECT max(x.repeats), min(x.repeats) FILTER (WHERE x.value_pos > 0) INTO ran, ran_min
+        FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id;
+    RETURN NEXT format('sweep %s%s: %s, %s, %s clients%s, %s x %s s, %s (%s/%s steps)',
+                       s.sweep_id, coalesce(' "' || s.label || '"', ''), s.setting, s.workload, s.clients,
+                       coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                       CASE WHEN s.auto_repeats THEN format('repeats auto (%s rounds)', coalesce(ran, 0))
+                            ELSE s.repeats::text END,
+                       trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
+    -- each column as wide as its widest value
+    SELECT max(x.tps),
+           greatest(max(length(x.value)), length(s.setting)),
+           greatest(max(length(x.tps || coalesce(' ±' || round((x.tps_ci_high - x.tps_ci_low) / 2), ''))), 18),
+           greatest(max(length(x.write_iops::text)), 4),
+           greatest(max(length(x.commits_per_fsync::text)), 3)
+        INTO top, vw, tw, iw, cw
+        FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id;
+    IF top IS NULL THEN
+        RETURN NEXT '(no step finished)';
+        RETURN;
+    END IF;
+    RETURN NEXT format('%s | %-*s | %*s | %*s | %*s | %s', rpad(s.setting, vw), width, 'tps',
+                       tw, 'tps (95% interval)', iw, 'IOPS', cw, 'c/f',
+                       CASE WHEN s.current_pos IS NOT NULL THEN 'against the current value'
+                            ELSE 'against the first value' END);
+    FOR r IN SELECT * FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id
+             ORDER BY x.value_pos = 0, x.value_pos LOOP
+        line := format('%s | %-*s | %*s | %*s | %*s | %s',
+            rpad(r.value, vw), width,
+            repeat('#', greatest(round(width * coalesce(r.tps, 0) / nullif(top, 0))::int, 0)),
+            tw, coalesce(r.tps || CASE WHEN r.tps_ci_low IS NULL THEN ''
+                                       ELSE ' ±' || round((r.tps_ci_high - r.tps_ci_low) / 2) END, '-'),
+            iw, coalesce(r.write_iops::text, '-'),
+            cw, coalesce(r.commits_per_fsync::text, '-'),
+            CASE WHEN r.verdict IN ('baseline', 'discarded', 'no baseline', 'not measured') THEN r.verdict
+                 ELSE format('%sx %s', r.speedup, r.verdict) END
+            || CASE WHEN r.is_current THEN ' (current)' ELSE '' END
+            || coalesce('  [' || r.data_loss || ']', ''));
+        RETURN NEXT rtrim(line);
+    END LOOP;
+    RETURN NEXT format('tps: mean over %s; ±: half the 95%% interval (%s); IOPS: write IOPS of the pg_wal disk; c/f: commits per WAL fsync',
+                       CASE WHEN ran > 1 AND ran_min = ran THEN ran || ' interleaved repeats'
+                            WHEN ran > 1 THEN ran_min || ' to ' || ran || ' interleaved repeats'
+                            ELSE 'the window' END,
+                       CASE WHEN ran > 1 THEN 'across repeats' ELSE 'from the per-second samples' END);
+
+    -- a grid: the tps as a table, the setting that changes least often
+    -- from one value to the next down the side
+    SELECT * INTO g FROM walpressure._grid(_report.sweep_id);
+    IF FOUND THEN
+        ka := g.down; kb := g.across; gr := g.down_vals; gc := g.across_vals;
+        gw := greatest((SELECT max(length(c)) FROM unnest(gc) c), length(round(top)::text) + 4);
+        vw := greatest((SELECT max(length(c)) FROM unnest(gr) c), length(ka || ' \ ' || kb));
+        RETURN NEXT '';
+        RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=) beyond its 95%% interval',
+                           ka, kb);
+        RETURN NEXT rpad(ka || ' \ ' || kb, vw) || ' | '
+                    || (SELECT string_agg(lpad(c, gw), ' | ' ORDER BY i) FROM unnest(gc) WITH ORDINALITY t(c, i));
+        FOR grow IN SELECT v, i FROM unnest(gr) WITH ORDINALITY t(v, i) ORDER BY i LOOP
+            line := rpad(grow.v, vw);
+            FOR gcol IN SELECT c, i FROM unnest(gc) WITH ORDINALITY t(c, i) ORDER BY i LOOP
+                SELECT coalesce(round(y.tps)::text || CASE y.verdict WHEN 'faster' THEN '+' WHEN 'slower' THEN '-'
+                                                                      WHEN 'baseline' THEN '=' ELSE ' ' END, '-  ')
+                    INTO cell
+                    FROM walpressure.results y
+                    WHERE y.sweep_id = _report.sweep_id AND y.value_pos > 0
+                      AND y.value::jsonb->>ka = grow.v AND y.value::jsonb->>kb = gcol.c;
+                line := line || ' | ' || lpad(coalesce(cell, '-  '), gw);
+            END LOOP;
+            RETURN NEXT rtrim(line);
+        END LOOP;
+    END IF;
+
+    -- the load's statements (pg_stat_statements): the baseline's three that
+    -- took the most time, each value's mean and stddev of a call
+    FOR sq IN SELECT q.queryid, q.query FROM walpressure.statements q
+              WHERE q.sweep_id = _report.sweep_id AND q.value_pos = coalesce(s.current_pos, 1)
+              ORDER BY q.rank LIMIT 3 LOOP
+        IF NOT shown THEN
+            RETURN NEXT '';
+            RETURN NEXT 'statements (pg_stat_statements, the 3 with the most time): a call''s mean ± half its 95% interval, stddev, change against the baseline';
+            shown := true;
+            SELECT max(length(q.value)) INTO sw FROM walpressure.statements q WHERE q.sweep_id = _report.sweep_id;
+        END IF;
+        RETURN NEXT left(regexp_replace(sq.query, '\s+', ' ', 'g'), 100);
+        FOR r IN SELECT * FROM walpressure.statements q
+                 WHERE q.sweep_id = _report.sweep_id AND q.queryid = sq.queryid ORDER BY q.value_pos LOOP
+            RETURN NEXT rtrim(format('  %s | %10s calls/s | mean %s ms%s%s | stddev %s ms%s',
+                rpad(r.value, sw), r.calls_per_s, r.mean_ms,
+                coalesce(' ±' || round((r.mean_ci_high_ms - r.mean_ci_low_ms) / 2, 4), ''),
+                coalesce(' (' || to_char(r.mean_change_pct, 'FMSG990.0') || '%)', ''),
+                r.stddev_ms,
+                coalesce(' (' || to_char(r.stddev_change_pct, 'FMSG990.0') || '%)', '')));
+        END LOOP;
+    END LOOP;
+END
+$$;
+
+COMMENT ON FUNCTION _report(bigint) IS
+'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value';
+
+-- export() and import(): the statements too
+CREATE OR REPLACE FUNCTION _export(sweep_id bigint)
+RETURNS jsonb
+LANGUAGE sql STABLE
+RETURN (
+    SELECT jsonb_build_object(
+        'format', 'walpressure sweep',
+        'format_version', 1,
+        'exported_at', now(),
+        'walpressure_version', (SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'walpressure'),
+        'server', jsonb_build_object(
+            'system_identifier', (SELECT system_identifier::text FROM pg_catalog.pg_control_system()),
+            'server_version', s.server_version,
+            'cpus', s.cpus,
+            'wal_disk', s.wal_disk,
+            'iops_cap', s.iops_cap,
+            'settings', s.server_settings),
+        'sweep', to_jsonb(s),
+        'steps', coalesce((SELECT jsonb_agg(to_jsonb(st) - 'sweep_id' ORDER BY st.step)
+                           FROM walpressure.steps st WHERE st.sweep_id = s.sweep_id), '[]'),
+        'step_samples', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.second)
+                                  FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'),
+        'step_statements', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.rank)
+                                     FROM walpressure.step_statements x WHERE x.sweep_id = s.sweep_id), '[]'))
+    FROM walpressure.sweeps s
+    WHERE s.sweep_id = _export.sweep_id);
+
+CREATE OR REPLACE FUNCTION _import(sweep jsonb)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    d jsonb := _import.sweep;
+    s walpressure.sweeps;
+BEGIN
+    s := jsonb_populate_record(NULL::walpressure.sweeps, d->'sweep');
+    s.origin := coalesce(d->'server', '{}') || jsonb_build_object(
+        'sweep_id', d->'sweep'->'sweep_id', 'exported_at', d->'exported_at',
+        'walpressure_version', d->'walpressure_version');
+    s.sweep_id := nextval('walpressure.sweeps_sweep_id_seq');
+    IF s.status = 'running' THEN
+        s.status := 'aborted';      -- it ran on when it was exported: what came is all there is
+    END IF;
+    INSERT INTO walpressure.sweeps SELECT s.*;
+    INSERT INTO walpressure.steps
+    SELECT (jsonb_populate_record(NULL::walpressure.steps, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(d->'steps') AS e;
+    INSERT INTO walpressure.step_samples
+    SELECT (jsonb_populate_record(NULL::walpressure.step_samples, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(d->'step_samples') AS e;
+    -- none in documents from before walpressure 0.5.0
+    INSERT INTO walpressure.step_statements
+    SELECT (jsonb_populate_record(NULL::walpressure.step_statements, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_statements') = 'array'
+                                   THEN d->'step_statements' ELSE '[]' END) AS e;
+    RETURN s.sweep_id;
+END
+$$;
+
+-- plot(): a grid's heat map
+-- A grid sweep's SVG: a heat map, one cell per pair of values, its tps and
+-- speedup, green when faster and red when slower than the baseline beyond
+-- the 95% intervals (the deeper, the larger the speedup), grey within noise.
+CREATE FUNCTION _plot_grid(sweep_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    g record;
+    k walpressure.best;
+    c record;
+    cw int := 120; ch int := 48;
+    l int; t int := 130; w int; h int;
+    x float8; y float8; a float8;
+    smax float8;
+    fill text; tone int[];
+    loss text;
+    svg text;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot_grid.sweep_id;
+    SELECT * INTO g FROM walpressure._grid(_plot_grid.sweep_id);
+    SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot_grid.sweep_id;
+    SELECT max(abs(ln(x2.speedup))), string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+        INTO smax, loss
+        FROM walpressure.results x2 WHERE x2.sweep_id = _plot_grid.sweep_id AND x2.value_pos > 0 AND x2.speedup > 0;
+    l := 30 + 7 * greatest(length(g.down), (SELECT max(length(v)) FROM unnest(g.down_vals) v));
+    w := greatest(l + cw * cardinality(g.across_vals) + 30, 620);
+    h := t + ch * cardinality(g.down_vals) + 70;
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+        || format('<text x="%s" y="24" text-anchor="middle" font-size="15">%s</text>', w / 2,
+                  walpressure._xml_text(format('sweep %s%s: %s by %s', s.sweep_id,
+                                               coalesce(' "' || s.label || '"', ''), g.down, g.across)))
+        || format('<text x="%s" y="42" text-anchor="middle" font-size="11" fill="#555555">%s</text>', w / 2,
+                  walpressure._xml_text(format('%s, %s clients, %s engine, %s x %s s%s; %s, %s',
+                                               s.workload, s.clients, s.engine, s.repeats,
+                                               trim_scale(extract(epoch FROM s.duration)),
+                                               coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                                               to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
+        || format('<text x="%s" y="62">%s</text>', 20,
+                  walpressure._xml_text('each cell: tps and speedup against the baseline (=); green faster, red slower beyond the 95% intervals, grey within noise'))
+        || format('<text x="%s" y="%s" text-anchor="middle" font-weight="bold">%s</text>',
+                  walpressure._px(l + cw * cardinality(g.across_vals) / 2.0), t - 30, walpressure._xml_text(g.across))
+        || format('<text x="%s" y="%s" text-anchor="end" font-weight="bold">%s</text>', l - 8, t - 10,
+                  walpressure._xml_text(g.down));
+    FOR c IN SELECT av.v, av.i FROM unnest(g.across_vals) WITH ORDINALITY av(v, i) LOOP
+        svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>',
+                             walpressure._px(l + cw * (c.i - 0.5)), t - 10, walpressure._xml_text(c.v));
+    END LOOP;
+    FOR c IN SELECT dv.v, dv.i FROM unnest(g.down_vals) WITH ORDINALITY dv(v, i) LOOP
+        svg := svg || format('<text x="%s" y="%s" text-anchor="end">%s</text>',
+                             l - 8, walpressure._px(t + ch * (c.i - 0.5) + 4), walpressure._xml_text(c.v));
+    END LOOP;
+    FOR c IN SELECT dv.i AS di, av.i AS ai, rr.tps, rr.speedup, rr.verdict, rr.is_current, rr.value,
+                    rr.tps_ci_low, rr.tps_ci_high
+             FROM unnest(g.down_vals) WITH ORDINALITY dv(v, i)
+             CROSS JOIN unnest(g.across_vals) WITH ORDINALITY av(v, i)
+             LEFT JOIN walpressure.results rr
+                    ON rr.sweep_id = _plot_grid.sweep_id AND rr.value_pos > 0
+                   AND rr.value::jsonb->>g.down = dv.v AND rr.value::jsonb->>g.across = av.v LOOP
+        x := l + cw * (c.ai - 1);
+        y := t + ch * (c.di - 1);
+        a := CASE WHEN c.speedup > 0 AND smax > 0 THEN 0.25 + 0.75 * least(abs(ln(c.speedup)) / smax, 1) ELSE 0 END;
+        tone := CASE c.verdict WHEN 'faster' THEN ARRAY[42, 157, 58] WHEN 'slower' THEN ARRAY[192, 57, 43] END;
+        fill := CASE WHEN c.tps IS NULL THEN '#ffffff'
+                     WHEN tone IS NULL THEN '#e8e8e8'
+                     ELSE format('rgb(%s,%s,%s)', round(255 + (tone[1] - 255) * a), round(255 + (tone[2] - 255) * a),
+                                 round(255 + (tone[3] - 255) * a)) END;
+        svg := svg || format('<rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s" stroke-width="%s"%s><title>%s</title></rect>',
+                             walpressure._px(x), walpressure._px(y), cw, ch, fill,
+                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN '#1b5e20' ELSE '#999999' END,
+                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN 3 ELSE 1 END,
+                             CASE WHEN c.is_current THEN ' stroke-dasharray="5 3"' ELSE '' END,
+                             walpressure._xml_text(coalesce(walpressure._value_label(s.setting, c.value, ', ') || ': ' || c.tps || ' tps'
+                                                            || coalesce(' (95% interval ' || c.tps_ci_low || '-' || c.tps_ci_high || ')', '')
+                                                            || ', ' || c.verdict, 'not measured')))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="13"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 20),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             coalesce(round(c.tps)::text, '-'))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="11"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 37),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             walpressure._xml_text(CASE WHEN c.verdict = 'baseline' THEN '= baseline'
+                                                        WHEN c.speedup IS NULL THEN coalesce(c.verdict, '')
+                                                        ELSE c.speedup || 'x' || CASE c.verdict WHEN 'faster' THEN ' +'
+                                                                                   WHEN 'slower' THEN ' -' ELSE '' END END));
+    END LOOP;
+    y := t + ch * cardinality(g.down_vals) + 24;
+    svg := svg || format('<text x="%s" y="%s">%s</text>', 20, walpressure._px(y),
+                         walpressure._xml_text(coalesce(
+                             CASE WHEN k.apply IS NOT NULL THEN format('best (thick border): %s, %sx', 
+                                                                      walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                  WHEN k.answer LIKE 'keep%' THEN 'keep: nothing beats the baseline' END, '')
+                             || CASE WHEN EXISTS (SELECT 1 FROM walpressure.results z WHERE z.sweep_id = _plot_grid.sweep_id AND z.is_current AND z.value_pos > 0)
+                                     THEN '; dashed: the current configuration' ELSE '' END));
+    IF loss IS NOT NULL THEN
+        svg := svg || format('<text x="%s" y="%s" fill="#c0392b" font-weight="bold">%s</text>', 20, walpressure._px(y + 20),
+                             walpressure._xml_text('a crash can lose data at ' || loss));
+    END IF;
+    RETURN svg || '</svg>';
+END
+$$;
+
+COMMENT ON FUNCTION _plot_grid(bigint) IS
+'plot() of a grid sweep (two settings, every pair of their values): a heat map of the tps and the speedup against the baseline';
+
+CREATE OR REPLACE FUNCTION _plot(sweep_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    k walpressure.best;
+    r record;
+    w int := 760; h int := 480;
+    l int := 80; rt int := 80; t int := 108; b int := 66;
+    pw float8; ph float8;
+    n int;
+    numeric_x bool; log_x bool;
+    xmin float8; xmax float8;
+    tps_max float8; iops_max float8;
+    tps_step float8; iops_step float8; tps_top float8; iops_top float8;
+    x_step float8; v float8;
+    px float8; py float8;
+    has_iops bool;
+    loss text;
+    unit text;
+    svg text;
+    tps_line text := '';
+    iops_line text := '';
+    marks text := '';
+    legend text := '';
+    lx float8;
+    lines int;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no sweep %', _plot.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    -- a grid: a heat map
+    IF EXISTS (SELECT 1 FROM walpressure._grid(_plot.sweep_id)) THEN
+        RETURN walpressure._plot_grid(_plot.sweep_id);
+    END IF;
+    -- a configuration's label has a line per setting: room below the axis
+    IF s.setting = 'settings' THEN
+        SELECT coalesce(max((SELECT count(*) FROM jsonb_object_keys(v2::jsonb))), 1) INTO lines
+        FROM unnest(s.vals) AS v2;
+        h := h + 15 * (greatest(lines, 1) - 1);
+        b := b + 15 * (greatest(lines, 1) - 1);
+    END IF;
+    SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot.sweep_id;
+    pw := w - l - rt;
+    ph := h - t - b;
+
+    -- what is drawn: every value with a step (the current value's row when it
+    -- was not measured is in the legend, not on the axis)
+    SELECT count(*), bool_and(walpressure._setting_number(s.setting, x2.value) IS NOT NULL),
+           min(walpressure._setting_number(s.setting, x2.value)),
+           max(walpressure._setting_number(s.setting, x2.value)),
+           max(x2.tps), max(greatest(x2.write_iops, x2.iops_cap)), bool_or(x2.write_iops IS NOT NULL),
+           CASE WHEN s.setting = 'settings' THEN
+               string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+           ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
+        INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
+        FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
+    numeric_x := coalesce(numeric_x, false) AND n >= 2 AND xmax > xmin;
+    log_x := numeric_x AND xmin > 0 AND xmax / xmin >= 20;
+    unit := walpressure._setting_unit(s.setting);
+
+    -- round steps; the axes fit the means (a wide interval is cut at the top)
+    tps_step := walpressure._nice_step(1.1 * coalesce(tps_max, 1) / 5);
+    tps_top := tps_step * ceil(1.1 * coalesce(tps_max, 1) / tps_step);
+    iops_step := walpressure._nice_step(1.1 * coalesce(iops_max, 1) / 5);
+    iops_top := iops_step * ceil(1.1 * coalesce(iops_max, 1) / iops_step);
+
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+        || format('<text x="%s" y="24" text-anchor="middle" font-size="15">%s</text>', w / 2,
+                  walpressure._xml_text(format('sweep %s%s: %s', s.sweep_id,
+                                               coalesce(' "' || s.label || '"', ''), s.setting)))
+        || format('<text x="%s" y="42" text-anchor="middle" font-size="11" fill="#555555">%s</text>', w / 2,
+                  walpressure._xml_text(format('%s, %s clients, %s engine, %s x %s s%s; %s, %s',
+                                               s.workload, s.clients, s.engine, s.repeats,
+                                               trim_scale(extract(epoch FROM s.duration)),
+                                               coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                                               to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
+        -- axes and their titles, above them (nothing rotated, nothing overlaps)
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', l, h - b, w - rt, h - b)
+        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', l, t, l, h - b)
+        || format('<text x="%s" y="%s" text-anchor="start" fill="#1f5fa8">transactions per second</text>', l - 40, t - 10)
+        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', l + pw / 2, h - 18,
+                  walpressure._xml_text(s.setting || coalesce(' (' || unit || CASE WHEN log_x THEN ', log scale' ELSE '' END || ')',
+                                                              CASE WHEN log_x THEN ' (log scale)' ELSE '' END)));
+    FOR i IN 0..round(tps_top / tps_step)::int LOOP
+        py := h - b - ph * i * tps_step / tps_top;
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#dddddd"/>', l, walpressure._px(py), w - rt, walpressure._px(py))
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#1f5fa8">%s</text>',
+                             l - 6, walpressure._px(py + 4), walpressure._tick(i * tps_step));
+    END LOOP;
+    IF has_iops THEN
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', w - rt, t, w - rt, h - b)
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">write IOPS</text>', w - rt + 40, t - 10);
+        FOR i IN 0..round(iops_top / iops_step)::int LOOP
+            py := h - b - ph * i * iops_step / iops_top;
+            svg := svg || format('<text x="%s" y="%s" fill="#c45a00">%s</text>',
+                                 w - rt + 6, walpressure._px(py + 4), walpressure._tick(i * iops_step));
+        END LOOP;
+    END IF;
+
+    -- x ticks: round numbers on a numeric axis, else one per value
+    IF numeric_x AND log_x THEN
+        FOR e IN floor(log(xmin))::int..ceil(log(xmax))::int LOOP
+            FOREACH v IN ARRAY ARRAY[1, 2, 5] LOOP
+                CONTINUE WHEN v * power(10, e) < xmin * 0.999 OR v * power(10, e) > xmax * 1.001
+                              OR (v <> 1 AND log(xmax / xmin) > 2.5);
+                px := l + pw * (0.05 + 0.9 * (ln(v * power(10, e)) - ln(xmin)) / (ln(xmax) - ln(xmin)));
+                svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', walpressure._px(px), h - b, walpressure._px(px), h - b + 5)
+                           || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19,
+                                     walpressure._tick(v * power(10, e)));
+            END LOOP;
+        END LOOP;
+    ELSIF numeric_x THEN
+        x_step := walpressure._nice_step((xmax - xmin) / 5);
+        v := ceil(xmin / x_step - 1e-9) * x_step;
+        WHILE v <= xmax + x_step * 1e-9 LOOP
+            px := l + pw * (0.05 + 0.9 * (v - xmin) / (xmax - xmin));
+            svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', walpressure._px(px), h - b, walpressure._px(px), h - b + 5)
+                       || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19, walpressure._tick(v));
+            v := v + x_step;
+        END LOOP;
+    END IF;
+
+    FOR r IN SELECT x3.*, walpressure._setting_number(s.setting, x3.value) AS num
+             FROM walpressure.results x3 WHERE x3.sweep_id = _plot.sweep_id AND x3.value_pos > 0
+             ORDER BY CASE WHEN numeric_x THEN walpressure._setting_number(s.setting, x3.value) END, x3.value_pos LOOP
+        px := l + pw * CASE WHEN log_x THEN 0.05 + 0.9 * (ln(r.num) - ln(xmin)) / (ln(xmax) - ln(xmin))
+                            WHEN numeric_x THEN 0.05 + 0.9 * (r.num - xmin) / (xmax - xmin)
+                            ELSE (r.value_pos - 0.5) / greatest(n, 1) END;
+        IF NOT numeric_x THEN
+            svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19,
+                                 CASE WHEN s.setting = 'settings' THEN
+                                     format('<tspan x="%s">', walpressure._px(px))
+                                     || replace(walpressure._xml_text(walpressure._value_label(s.setting, r.value, E'\n')), E'\n',
+                                                format('</tspan><tspan x="%s" dy="15">', walpressure._px(px)))
+                                     || '</tspan>'
+                                 ELSE walpressure._xml_text(r.value) END);
+        END IF;
+        IF r.tps IS NULL THEN
+            CONTINUE;           -- a value with no step that counts: its label only
+        END IF;
+        py := h - b - ph * r.tps / tps_top;
+        tps_line := tps_line || walpressure._px(px) || ',' || walpressure._px(py) || ' ';
+        IF r.tps_ci_low IS NOT NULL THEN
+            marks := marks || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#1f5fa8"/>',
+                                     walpressure._px(px), walpressure._px(h - b - ph * greatest(r.tps_ci_low, 0) / tps_top),
+                                     walpressure._px(px), walpressure._px(h - b - ph * least(r.tps_ci_high, tps_top) / tps_top));
+        END IF;
+        marks := marks || format('<circle cx="%s" cy="%s" r="4" fill="#1f5fa8"><title>%s</title></circle>',
+                                 walpressure._px(px), walpressure._px(py),
+                                 walpressure._xml_text(format('%s = %s: %s tps%s, %s', s.setting, r.value, r.tps,
+                                                              coalesce(' (95% interval ' || r.tps_ci_low || '-' || r.tps_ci_high || ')', ''),
+                                                              r.verdict)));
+        IF r.is_current THEN
+            marks := marks || format('<circle cx="%s" cy="%s" r="8" fill="none" stroke="black" stroke-width="1.5"/>',
+                                     walpressure._px(px), walpressure._px(py));
+        END IF;
+        IF k.apply IS NOT NULL AND r.value = k.value THEN
+            marks := marks || format('<circle cx="%s" cy="%s" r="11" fill="none" stroke="#2a9d3a" stroke-width="2.5"/>',
+                                     walpressure._px(px), walpressure._px(py));
+        END IF;
+        IF r.write_iops IS NOT NULL THEN
+            iops_line := iops_line || walpressure._px(px) || ',' || walpressure._px(h - b - ph * r.write_iops / iops_top) || ' ';
+        END IF;
+    END LOOP;
+    svg := svg || format('<polyline points="%s" fill="none" stroke="#1f5fa8" stroke-width="2"/>', trim(tps_line));
+    IF iops_line <> '' THEN
+        svg := svg || format('<polyline points="%s" fill="none" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/>',
+                             trim(iops_line));
+    END IF;
+    IF s.iops_cap IS NOT NULL AND has_iops THEN
+        py := h - b - ph * s.iops_cap / iops_top;
+        svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c45a00" stroke-width="1" stroke-dasharray="2 3"/>',
+                             l, walpressure._px(py), w - rt, walpressure._px(py));
+    END IF;
+    svg := svg || marks;
+
+    -- the legend, one row under the title: each entry after the last
+    lx := l;
+    legend := format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#1f5fa8" stroke-width="2"/><text x="%s" y="62" fill="#1f5fa8">tps (bar: 95%% interval)</text>',
+                     lx, lx + 18, lx + 22);
+    lx := lx + 22 + 6.6 * length('tps (bar: 95% interval)') + 14;
+    IF iops_line <> '' THEN
+        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/><text x="%s" y="62" fill="#c45a00">write IOPS</text>',
+                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22));
+        lx := lx + 22 + 6.6 * length('write IOPS') + 14;
+    END IF;
+    IF s.iops_cap IS NOT NULL AND has_iops THEN
+        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-dasharray="2 3"/><text x="%s" y="62" fill="#c45a00">%s</text>',
+                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22),
+                                   'cap ' || s.iops_cap);
+        lx := lx + 22 + 6.6 * length('cap ' || s.iops_cap) + 14;
+    END IF;
+    IF s.current_value IS NOT NULL THEN
+        legend := legend || CASE WHEN s.current_pos IS NOT NULL
+            THEN format('<circle cx="%s" cy="58" r="6" fill="none" stroke="black" stroke-width="1.5"/><text x="%s" y="62">%s</text>',
+                        walpressure._px(lx + 8), walpressure._px(lx + 18),
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ')))
+            ELSE format('<text x="%s" y="62">%s</text>', walpressure._px(lx),
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ') || ': not measured')) END;
+        lx := lx + 18 + 6.6 * length('current ' || walpressure._value_label(s.setting, s.current_value, ', ')
+                                     || CASE WHEN s.current_pos IS NULL THEN ': not measured' ELSE '' END) + 14;
+    END IF;
+    legend := legend || CASE WHEN k.apply IS NOT NULL
+        THEN format('<circle cx="%s" cy="58" r="7" fill="none" stroke="#2a9d3a" stroke-width="2.5"/><text x="%s" y="62" fill="#2a9d3a">%s</text>',
+                    walpressure._px(lx + 8), walpressure._px(lx + 20),
+                    walpressure._xml_text(CASE WHEN lx + 20 + 6.6 * length(format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)) <= w
+                                               THEN format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                               ELSE format('best (circled): %sx', k.gain) END))
+        WHEN k.answer LIKE 'keep%' THEN format('<text x="%s" y="62" fill="#2a9d3a">keep: nothing beats it</text>', walpressure._px(lx))
+        ELSE '' END;
+    IF loss IS NOT NULL THEN
+        legend := legend || format('<text x="%s" y="80" fill="#c0392b" font-weight="bold">%s</text>', l,
+                                   walpressure._xml_text('a crash can lose data at ' || loss));
+    END IF;
+    RETURN svg || legend || '</svg>';
+END
+$$;
+
+COMMENT ON FUNCTION _plot(bigint) IS
+'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value; a grid''s heat map (_plot_grid)';

