@@ -67,6 +67,9 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"commit_d
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"shared_buffers": "1GB"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"commit_siblings": -1}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"batch_size": 0}');
+-- batches pgbench would take seconds to parse; the backend engine takes them
+SELECT walpressure.run_sweep('batch_size', ARRAY['1', '10000'], workload => 'batch-insert');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'batch-insert', settings => '{"batch_size": 1001}');
 -- the client round trip
 SELECT walpressure.run_sweep('round_trip_us', ARRAY['0', '-5']);
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": "1 ms"}');

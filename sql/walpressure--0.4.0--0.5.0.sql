@@ -79,6 +79,350 @@ ORDER BY v.sweep_id, v.value_pos, rank;
 COMMENT ON VIEW statements IS
 'Per sweep, value and statement of the load (pg_stat_statements, step_statements): calls per second, the mean time of a call with a 95% interval from the spread of the steps'' means, the stddev over all the value''s calls, their change in % against the same statement at the baseline (as results), rows and WAL bytes per call, and the statement''s share of the time of the recorded statements (time_pct).  Steps left out of results (discarded) are left out here too';
 
+-- results: fpi_bytes_pct over the WAL the images were read from; no speedup
+-- bound from an interval that reaches 0.  best: an unbounded interval says so
+CREATE OR REPLACE VIEW results AS
+WITH seconds AS (
+    -- each step's per-second samples
+    SELECT sweep_id, step, count(*) AS n,
+           stddev_samp(tps) AS tps_sd,
+           avg(latency_p99_ms) AS p99, stddev_samp(latency_p99_ms) AS p99_sd,
+           count(latency_p99_ms) AS p99_n
+    FROM step_samples
+    GROUP BY sweep_id, step
+), per_value AS (
+    SELECT st.sweep_id, st.value_pos, st.value,
+           count(*) AS repeats,
+           avg(st.tps) AS tps,
+           stddev_samp(st.tps) AS tps_sd_repeats,
+           sqrt(avg(se.tps_sd * se.tps_sd)) AS tps_sd_seconds,
+           max(se.n) AS seconds_n,
+           avg(st.rows_per_s) AS rows_per_s,
+           avg(st.latency_avg_ms) AS latency_avg_ms,
+           avg(st.latency_stddev_ms) AS latency_stddev_ms,
+           avg(st.latency_p50_ms) AS latency_p50_ms,
+           avg(st.latency_p95_ms) AS latency_p95_ms,
+           avg(st.latency_p99_ms) AS latency_p99_ms,
+           stddev_samp(st.latency_p99_ms) AS p99_sd_repeats,
+           max(se.p99_sd) AS p99_sd_seconds,
+           max(se.p99_n) AS p99_seconds_n,
+           sum(st.commits)::float8 / nullif(sum(st.wal_fsyncs), 0) AS commits_per_fsync,
+           avg(st.wal_fsyncs_per_s) AS wal_fsyncs_per_s,
+           avg(st.fsync_avg_ms) AS fsync_avg_ms,
+           sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
+           100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
+           -- over the WAL the images were read from (the window's LSNs; wal_bytes
+           -- from pg_stat_wal lags by up to a second)
+           100.0 * sum(st.fpi_bytes) / nullif(sum(pg_catalog.pg_wal_lsn_diff(st.wal_lsn_end, st.wal_lsn_start))
+                                                FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           sum(st.checkpoints_timed) AS checkpoints_timed,
+           sum(st.checkpoints_requested) AS checkpoints_requested,
+           sum(st.checkpoint_write_ms) / 1000.0 AS checkpoint_write_s,
+           sum(st.checkpoint_sync_ms) / 1000.0 AS checkpoint_sync_s,
+           string_agg(DISTINCT st.data_loss, '; ') AS data_loss,
+           sum(st.retries) AS retries,
+           avg(st.iops_cap) AS iops_cap,
+           avg(st.write_iops) AS write_iops,
+           avg(st.read_iops) AS read_iops
+    FROM steps st
+    LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
+    WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
+    GROUP BY st.sweep_id, st.value_pos, st.value
+), lost AS (
+    SELECT sweep_id, value_pos, count(*) AS steps_discarded
+    FROM steps
+    WHERE discarded IS NOT NULL
+    GROUP BY sweep_id, value_pos
+), vals AS (
+    -- every value a sweep has a step of, clean or not
+    SELECT sweep_id, value_pos, min(value) AS value
+    FROM steps
+    GROUP BY sweep_id, value_pos
+    UNION ALL
+    -- the server's value when the sweep started, when it is not among them:
+    -- a row that says so (value_pos 0)
+    SELECT w.sweep_id, 0, w.current_value
+    FROM sweeps w
+    WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
+      AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
+), stats AS (
+    -- the sample behind each interval: the repeats' means when there are
+    -- two or more, else the single step's seconds
+    SELECT v.*,
+           CASE WHEN v.repeats >= 2 THEN 'repeats' WHEN v.seconds_n >= 2 THEN 'seconds' END AS ci_basis,
+           CASE WHEN v.repeats >= 2 THEN v.tps_sd_repeats ELSE v.tps_sd_seconds END AS tps_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.seconds_n END AS tps_n,
+           CASE WHEN v.repeats >= 2 THEN v.p99_sd_repeats ELSE v.p99_sd_seconds END AS p99_sd,
+           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.p99_seconds_n END AS p99_n
+    FROM per_value v
+), ci AS (
+    SELECT s.*,
+           walpressure._t975(s.tps_n - 1) * s.tps_sd / sqrt(s.tps_n) AS tps_half,
+           walpressure._t975(s.p99_n - 1) * s.p99_sd / sqrt(s.p99_n) AS p99_half
+    FROM stats s
+)
+SELECT s.sweep_id,
+       s.label,
+       s.setting,
+       a.value,
+       a.value_pos,
+       coalesce(v.repeats, 0) AS repeats,
+       round(v.tps::numeric, 1) AS tps,
+       round(v.tps_sd::numeric, 1) AS tps_stddev,
+       round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
+       round((v.tps + v.tps_half)::numeric, 1) AS tps_ci_high,
+       round(v.tps_sd_seconds::numeric, 1) AS tps_stddev_seconds,
+       round(v.rows_per_s::numeric, 1) AS rows_per_s,
+       round(v.latency_avg_ms::numeric, 3) AS latency_avg_ms,
+       round(v.latency_stddev_ms::numeric, 3) AS latency_stddev_ms,
+       round(v.latency_p50_ms::numeric, 3) AS latency_p50_ms,
+       round(v.latency_p95_ms::numeric, 3) AS latency_p95_ms,
+       round(v.latency_p99_ms::numeric, 3) AS latency_p99_ms,
+       round(v.p99_sd::numeric, 3) AS latency_p99_stddev_ms,
+       round((v.latency_p99_ms - v.p99_half)::numeric, 3) AS latency_p99_ci_low_ms,
+       round((v.latency_p99_ms + v.p99_half)::numeric, 3) AS latency_p99_ci_high_ms,
+       round(v.commits_per_fsync::numeric, 2) AS commits_per_fsync,
+       round(v.wal_fsyncs_per_s::numeric, 1) AS wal_fsyncs_per_s,
+       v.iops_cap::int AS iops_cap,
+       round(v.write_iops::numeric) AS write_iops,
+       round(v.read_iops::numeric) AS read_iops,
+       round(v.fsync_avg_ms::numeric, 3) AS fsync_avg_ms,
+       round(v.wal_mb::numeric, 1) AS wal_mb,
+       round(v.fpi_pct::numeric, 1) AS fpi_pct,
+       v.wal_buffers_full,
+       v.checkpoints_timed,
+       v.checkpoints_requested,
+       round(v.checkpoint_write_s::numeric, 1) AS checkpoint_write_s,
+       round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
+       v.retries,
+       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
+       -- a bound below 0 is 0; a baseline interval reaching 0 leaves no upper bound (NULL)
+       round((greatest(v.tps - v.tps_half, 0) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
+       round(((v.tps + v.tps_half) / CASE WHEN b.tps - b.tps_half > 0 THEN b.tps - b.tps_half END)::numeric, 2)
+           AS speedup_ci_high,
+       CASE WHEN a.value_pos = 0 THEN 'not measured'
+            WHEN v.sweep_id IS NULL THEN 'discarded'
+            WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'
+            WHEN b.sweep_id IS NULL THEN 'no baseline'
+            WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
+            WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
+            WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
+            ELSE 'within noise'
+       END AS verdict,
+       v.ci_basis,
+       v.data_loss,
+       coalesce(l.steps_discarded, 0) AS steps_discarded,
+       coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current,
+       round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct
+FROM vals a
+JOIN sweeps s USING (sweep_id)
+LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
+-- the baseline is the server's value when the sweep started, when it is
+-- among the values; else the first value, as the sweep was asked; when none
+-- of its steps counts, there is none (no speedup against another value)
+LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
+LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
+ORDER BY s.sweep_id, a.value_pos;
+
+CREATE OR REPLACE VIEW best AS
+WITH base AS (
+    -- what every value is compared against: the current value when it was
+    -- measured, else the first
+    SELECT r.* FROM results r JOIN sweeps s USING (sweep_id)
+    WHERE r.value_pos = coalesce(s.current_pos, 1)
+), faster AS (
+    -- the fastest value beyond noise
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r
+    WHERE r.verdict = 'faster'
+    ORDER BY r.sweep_id, r.tps DESC
+), pick AS (
+    -- the answer's row: the fastest value beyond noise, else the current
+    -- value (measured or not), else the baseline
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r JOIN sweeps s USING (sweep_id)
+    WHERE r.verdict = 'faster' OR r.is_current OR r.value_pos = coalesce(s.current_pos, 1)
+    ORDER BY r.sweep_id, CASE WHEN r.verdict = 'faster' THEN 0 WHEN r.is_current THEN 1 ELSE 2 END,
+             r.tps DESC NULLS LAST
+), rival AS (
+    -- the fastest value that is not the baseline: what the intervals would
+    -- have to tell from it
+    SELECT DISTINCT ON (r.sweep_id) r.*
+    FROM results r JOIN sweeps s USING (sweep_id)
+    WHERE r.value_pos > 0 AND r.value_pos <> coalesce(s.current_pos, 1) AND r.tps IS NOT NULL
+    ORDER BY r.sweep_id, r.tps DESC
+), decide AS (
+    -- interleaved repeats that would separate the rival from the baseline
+    -- with non-overlapping 95% intervals, at the spread the repeats showed
+    SELECT v.sweep_id,
+           (SELECT min(n) FROM generate_series(2, 1000) AS n
+            WHERE abs(v.tps - b.tps) > walpressure._t975(n - 1) * (v.tps_stddev + b.tps_stddev) / sqrt(n)) AS repeats_needed
+    FROM rival v JOIN base b USING (sweep_id)
+    WHERE v.ci_basis = 'repeats' AND b.ci_basis = 'repeats'
+), per_sweep AS (
+    SELECT st.sweep_id,
+           max(st.clients) AS max_clients,
+           min(st.seconds) AS min_seconds,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.iops_cap IS NOT NULL AND st.write_iops < 0.9 * st.iops_cap) AS below_cap,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.iops_cap IS NOT NULL AND st.write_iops >= 0.95 * st.iops_cap) AS at_cap,
+           sum(st.checkpoints_timed + st.checkpoints_requested) AS checkpoints,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE st.checkpoints_timed + st.checkpoints_requested > 0) AS checkpoint_values,
+           sum(st.wal_buffers_full) AS wal_buffers_full,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.wal_buffers_full > 0) AS wal_buffers_values,
+           sum(st.retries) AS retries,
+           string_agg(DISTINCT st.value || ': ' || st.data_loss, '; ') FILTER (
+               WHERE st.data_loss IS NOT NULL) AS data_loss,
+           count(*) FILTER (WHERE st.discarded IS NOT NULL) AS steps_discarded,
+           string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.discarded IS NOT NULL) AS discarded_values,
+           -- CPU: the server's processes and pgbench, against the CPUs online
+           max((st.server_cpu_s + coalesce(st.client_cpu_s, 0)) / nullif(st.seconds, 0)) AS max_cpus_used,
+           string_agg(DISTINCT st.value, ', ') FILTER (
+               WHERE (st.server_cpu_s + coalesce(st.client_cpu_s, 0)) / nullif(st.seconds, 0)
+                     >= 0.85 * (SELECT w.cpus FROM sweeps w WHERE w.sweep_id = st.sweep_id)) AS cpu_bound
+    FROM steps st
+    GROUP BY st.sweep_id
+), slow_delay AS (
+    -- commit_delay values that read slower and wait longer than a WAL fsync
+    -- took at the baseline
+    SELECT r.sweep_id, string_agg(r.value, ', ' ORDER BY r.value_pos) AS values, min(b.fsync_avg_ms) AS fsync_ms
+    FROM results r JOIN base b USING (sweep_id) JOIN sweeps s USING (sweep_id)
+    WHERE s.setting = 'commit_delay' AND r.verdict = 'slower'
+      AND walpressure._int_setting(r.value) / 1000.0 > b.fsync_avg_ms
+    GROUP BY r.sweep_id
+), diag AS (
+    SELECT s.sweep_id,
+           array_remove(ARRAY[
+               CASE WHEN s.status <> 'done' THEN
+                   format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
+                          coalesce(': ' || s.error, '')) END,
+               CASE WHEN s.rounds_stop IS NOT NULL THEN
+                   format('repeats => auto: %s', s.rounds_stop) END,
+               CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
+                   format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
+                          s.current_value, s.vals[1], s.current_value) END,
+               CASE WHEN (s.setting = 'commit_delay' OR s.settings ? 'commit_delay')
+                         AND p.max_clients - 1 < coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                                          walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)
+                   THEN format('commit_delay is inert: with %s clients at most %s other transactions are active, '
+                               'fewer than commit_siblings = %s, so no commit ever waits (lower commit_siblings or add clients)',
+                               p.max_clients, p.max_clients - 1,
+                               coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                        walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)) END,
+               CASE WHEN sd.values IS NOT NULL THEN
+                   format('a WAL fsync took %s ms at %s = %s: commit_delay = %s (microseconds) waits longer than the flush it would share, so it only adds waiting (the disk is fast here, or not the bottleneck)',
+                          round(sd.fsync_ms::numeric, 3), s.setting, b.value, sd.values) END,
+               CASE WHEN p.at_cap IS NOT NULL THEN
+                   format('the disk cap was saturated at %s: throughput there is bound by write IOPS', p.at_cap) END,
+               CASE WHEN p.below_cap IS NOT NULL THEN
+                   format('the disk stayed below the cap at %s: the load was bound by CPU or by commit grouping there, not by the disk', p.below_cap) END,
+               CASE WHEN p.cpu_bound IS NOT NULL THEN
+                   format('CPU-bound at %s: the server and its clients kept up to %s of the %s CPUs busy, so the WAL disk was not what limited tps there',
+                          p.cpu_bound, round(p.max_cpus_used::numeric, 1), s.cpus) END,
+               CASE WHEN p.checkpoints > 0 THEN
+                   format('%s checkpoint(s) ran inside measured windows (at %s): their writes and the full-page images after them weigh on those steps',
+                          p.checkpoints, p.checkpoint_values) END,
+               CASE WHEN p.wal_buffers_full > 0 THEN
+                   format('wal_buffers filled %s times (at %s): backends wrote WAL themselves; raise wal_buffers',
+                          p.wal_buffers_full, p.wal_buffers_values) END,
+               CASE WHEN p.retries > 0 THEN
+                   format('%s transactions failed with a serialization failure or deadlock and were not retried', p.retries) END,
+               CASE WHEN p.steps_discarded > 0 THEN
+                   format('%s step(s) are left out of the figures (at %s): pgbench lost clients or ended early, or the server''s statistics were reset; see steps.discarded',
+                          p.steps_discarded, p.discarded_values) END,
+               CASE WHEN p.data_loss IS NOT NULL THEN
+                   format('a crash can lose data with %s', p.data_loss) END,
+               CASE WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id
+                                                                AND r.verdict IN ('faster', 'slower'))
+                         AND v.sweep_id IS NOT NULL AND b.tps IS NOT NULL THEN
+                   format('no value differs from %s = %s (%s) beyond noise: their 95%% intervals overlap',
+                          s.setting, b.value, CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END) END,
+               CASE WHEN f.sweep_id IS NULL AND v.verdict = 'within noise' THEN
+                   CASE WHEN v.ci_basis = 'seconds' THEN
+                            'with one repeat each interval comes from the per-second samples of one window and leaves out how runs differ: run repeats => 3 or more to decide'
+                        WHEN d.repeats_needed IS NULL THEN
+                            format('%s (%s tps) and %s (%s tps) differ by less than their spread: no practical number of repeats would tell them apart, if they differ at all',
+                                   v.value, v.tps, b.value, b.tps)
+                        WHEN d.repeats_needed > least(v.repeats, b.repeats) THEN
+                            format('the intervals are too wide to decide between %s (%s tps) and %s (%s tps): at the spread these %s repeats showed, about %s interleaved repeats would separate a difference of this size (repeats => %s), if it is real',
+                                   v.value, v.tps, b.value, b.tps, least(v.repeats, b.repeats),
+                                   d.repeats_needed, d.repeats_needed) END END,
+               CASE WHEN least(v.repeats, b.repeats) = 2 THEN
+                   'with 2 repeats a 95% interval is 12.7 standard errors wide on each side (Student''s t with 1 degree of freedom): 3 repeats make it 4.3'
+                    END,
+               CASE WHEN p.min_seconds < 10 AND s.repeats = 1 THEN
+                   format('the measured windows are %s s: an interval from fewer than 10 per-second samples is wide or missing (no interval); use duration => ''30 s'' or more, or repeats',
+                          round(p.min_seconds::numeric, 1)) END
+           ], NULL) AS lines
+    FROM sweeps s
+    JOIN per_sweep p USING (sweep_id)
+    LEFT JOIN base b USING (sweep_id)
+    LEFT JOIN faster f USING (sweep_id)
+    LEFT JOIN rival v USING (sweep_id)
+    LEFT JOIN decide d USING (sweep_id)
+    LEFT JOIN slow_delay sd USING (sweep_id)
+)
+SELECT s.sweep_id,
+       s.label,
+       s.setting,
+       k.value,
+       k.tps,
+       k.speedup AS gain,
+       k.speedup_ci_low AS gain_ci_low,
+       k.speedup_ci_high AS gain_ci_high,
+       k.verdict,
+       CASE WHEN f.sweep_id IS NULL THEN NULL
+            WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
+                format('-- %s is the load, not a server setting', s.setting)
+            WHEN s.setting = 'settings' THEN
+                coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
+                          FROM jsonb_each_text(f.value::jsonb) c
+                          WHERE c.key <> ALL (walpressure.sweepable_load()))
+                         || ' SELECT pg_reload_conf();',
+                         '-- the configuration differs only in its load')
+                || CASE WHEN f.value::jsonb ? 'clients' THEN
+                       format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
+                              f.value::jsonb->>'clients') ELSE '' END
+            ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
+       END AS apply,
+       array_to_string(d.lines, E'\n') AS diagnoses,
+       CASE WHEN b.tps IS NULL THEN
+                format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
+            WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
+                format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
+                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+            WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
+                format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
+                       f.value, f.speedup, b.value,
+                       CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+            WHEN f.sweep_id IS NOT NULL THEN
+                format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
+                       s.setting, f.value, f.speedup, s.setting, b.value,
+                       CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+            WHEN s.setting = 'settings' THEN
+                format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
+                       CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)
+            WHEN s.current_value IS NOT NULL THEN
+                format('keep %s = %s: no value is faster than %s beyond its 95%% interval',
+                       s.setting, s.current_value,
+                       CASE WHEN b.is_current THEN 'it' ELSE 'the first value (' || b.value || ')' END)
+            ELSE format('keep: no value is faster than %s = %s beyond its 95%% interval', s.setting, b.value)
+       END
+       || CASE WHEN f.sweep_id IS NOT NULL AND f.data_loss IS NOT NULL
+               THEN format('; a crash can lose data with it (%s)', f.data_loss) ELSE '' END AS answer,
+       s.current_value
+FROM sweeps s
+JOIN diag d USING (sweep_id)
+JOIN pick k USING (sweep_id)
+LEFT JOIN base b USING (sweep_id)
+LEFT JOIN faster f USING (sweep_id)
+ORDER BY s.sweep_id;
+
 -- who could read the steps may read the statements: pg_monitor and the
 -- roles grant_sweeper() gave the results to
 DO $$

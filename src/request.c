@@ -52,6 +52,7 @@ PG_FUNCTION_INFO_V1(wp_run_sweep);
 
 /* Bounds of what a sweep may ask, so that nothing overflows later. */
 #define WP_LOAD_MAX			100000	/* clients, batch_size, iops_cap */
+#define WP_PGBENCH_BATCH_MAX 1000	/* batch_size with the pgbench engine */
 #define WP_ROUND_TRIP_MAX	1000000 /* us */
 #define WP_DURATION_MAX_S	86400.0 /* a step's window or warm-up */
 #define WP_REPEATS_MAX		1000
@@ -1065,6 +1066,23 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 				 errmsg("round_trip_us is for the backend engine"),
 				 errdetail("It emulates the round trip of a client the in-server clients do not have; pgbench's clients have real ones."),
 				 errhint("Run the sweep with engine => 'backend', or leave round_trip_us out.")));
+	/* pgbench parses the batch, one INSERT per row, before it starts */
+	if (req->engine == WP_ENGINE_PGBENCH && req->workload == WP_WORKLOAD_BATCH_INSERT)
+	{
+		int			batch = req->batch_size;
+
+		if (strcmp(req->setting, "batch_size") == 0)
+			for (int i = 0; i < req->nvals; i++)
+				batch = Max(batch, req->ivals[i]);
+		if (batch > WP_PGBENCH_BATCH_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("batch_size %d is more than the pgbench engine takes (%d)",
+							batch, WP_PGBENCH_BATCH_MAX),
+					 errdetail("Its batch is a pgbench script of one INSERT per row, which pgbench parses before its clients start: about 0.5 s at 1000 rows and 16 s at 5000 here, growing with the square of the rows, taken from the warm-up and the window."),
+					 errhint("Run the sweep with engine => 'backend', or with batch_size %d or less.",
+							 WP_PGBENCH_BATCH_MAX)));
+	}
 	if (req->workload == WP_WORKLOAD_CUSTOM && strspn(req->sql, " \t\r\n\f\v") == strlen(req->sql))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

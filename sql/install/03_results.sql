@@ -42,7 +42,10 @@ WITH seconds AS (
            avg(st.fsync_avg_ms) AS fsync_avg_ms,
            sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
            100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
-           100.0 * sum(st.fpi_bytes) / nullif(sum(st.wal_bytes) FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
+           -- over the WAL the images were read from (the window's LSNs; wal_bytes
+           -- from pg_stat_wal lags by up to a second)
+           100.0 * sum(st.fpi_bytes) / nullif(sum(pg_catalog.pg_wal_lsn_diff(st.wal_lsn_end, st.wal_lsn_start))
+                                                FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
            sum(st.wal_buffers_full) AS wal_buffers_full,
            sum(st.checkpoints_timed) AS checkpoints_timed,
            sum(st.checkpoints_requested) AS checkpoints_requested,
@@ -125,8 +128,10 @@ SELECT s.sweep_id,
        round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
        v.retries,
        round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
-       round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
-       round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
+       -- a bound below 0 is 0; a baseline interval reaching 0 leaves no upper bound (NULL)
+       round((greatest(v.tps - v.tps_half, 0) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
+       round(((v.tps + v.tps_half) / CASE WHEN b.tps - b.tps_half > 0 THEN b.tps - b.tps_half END)::numeric, 2)
+           AS speedup_ci_high,
        CASE WHEN a.value_pos = 0 THEN 'not measured'
             WHEN v.sweep_id IS NULL THEN 'discarded'
             WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'

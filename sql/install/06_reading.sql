@@ -173,17 +173,17 @@ SELECT s.sweep_id,
                 format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
-                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, f.speedup_ci_high)
+                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
                 format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
                        f.value, f.speedup, b.value,
                        CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
-                       f.speedup_ci_low, f.speedup_ci_high)
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN f.sweep_id IS NOT NULL THEN
                 format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
                        s.setting, f.value, f.speedup, s.setting, b.value,
                        CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
-                       f.speedup_ci_low, f.speedup_ci_high)
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN s.setting = 'settings' THEN
                 format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
                        CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)

@@ -409,7 +409,10 @@ WITH seconds AS (
            avg(st.fsync_avg_ms) AS fsync_avg_ms,
            sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
            100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
-           100.0 * sum(st.fpi_bytes) / nullif(sum(st.wal_bytes) FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
+           -- over the WAL the images were read from (the window's LSNs; wal_bytes
+           -- from pg_stat_wal lags by up to a second)
+           100.0 * sum(st.fpi_bytes) / nullif(sum(pg_catalog.pg_wal_lsn_diff(st.wal_lsn_end, st.wal_lsn_start))
+                                                FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
            sum(st.wal_buffers_full) AS wal_buffers_full,
            sum(st.checkpoints_timed) AS checkpoints_timed,
            sum(st.checkpoints_requested) AS checkpoints_requested,
@@ -492,8 +495,10 @@ SELECT s.sweep_id,
        round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
        v.retries,
        round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
-       round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
-       round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
+       -- a bound below 0 is 0; a baseline interval reaching 0 leaves no upper bound (NULL)
+       round((greatest(v.tps - v.tps_half, 0) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
+       round(((v.tps + v.tps_half) / CASE WHEN b.tps - b.tps_half > 0 THEN b.tps - b.tps_half END)::numeric, 2)
+           AS speedup_ci_high,
        CASE WHEN a.value_pos = 0 THEN 'not measured'
             WHEN v.sweep_id IS NULL THEN 'discarded'
             WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'
@@ -1111,17 +1116,17 @@ SELECT s.sweep_id,
                 format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
-                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, f.speedup_ci_high)
+                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
                 format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
                        f.value, f.speedup, b.value,
                        CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
-                       f.speedup_ci_low, f.speedup_ci_high)
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN f.sweep_id IS NOT NULL THEN
                 format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
                        s.setting, f.value, f.speedup, s.setting, b.value,
                        CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
-                       f.speedup_ci_low, f.speedup_ci_high)
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN s.setting = 'settings' THEN
                 format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
                        CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)
