@@ -231,6 +231,26 @@ SELECT * FROM walpressure.report(1001) r WHERE r ~ '^(statements|UPDATE|SELECT| 
 SELECT walpressure.import(walpressure.export(1001)) AS imported \gset
 SELECT count(*) AS imported_statements FROM walpressure.step_statements WHERE sweep_id = :imported;
 
+-- sweep 1008: fpi_bytes_pct is the images' share of the WAL they were read
+-- from (wal_lsn_start to wal_lsn_end: 45%), not of pg_stat_wal's bytes,
+-- which lag (30%); a baseline whose interval reaches below 0 bounds no
+-- speedup from above (NULL, "unbounded" in best's answer), and no bound is
+-- below 0
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status)
+VALUES (1008, 'max_wal_size', '{64MB,1GB}', 4, '10 s', 'tpcb-like', '2 s', 3, false,
+        current_user, current_database(), 6, 6, 'done');
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               server_seconds, wal_bytes, fpi_bytes, wal_lsn_start, wal_lsn_end)
+SELECT 1008, (rep - 1) * 2 + pos, value, pos, rep, 4, 0, '2026-11-21', 10, tps * 10, 0, tps, tps * 10,
+       tps * 10, 10.1, 3000000, 900000, '0/1000000'::pg_lsn, '0/1000000'::pg_lsn + 2000000
+FROM (VALUES ('64MB', 1, 1, 10), ('1GB', 2, 1, 200), ('64MB', 1, 2, 100), ('1GB', 2, 2, 210),
+             ('64MB', 1, 3, 5), ('1GB', 2, 3, 190)) AS v(value, pos, rep, tps);
+SELECT value, tps, tps_ci_low, speedup, speedup_ci_low, speedup_ci_high, verdict, fpi_bytes_pct
+FROM walpressure.results WHERE sweep_id = 1008;
+SELECT answer FROM walpressure.best WHERE sweep_id = 1008;
+
 -- cleaning up: delete_sweeps takes the ended sweeps older than its interval
 SELECT walpressure.delete_sweeps('1000 years');
 SELECT walpressure.delete_sweeps('0 s') >= 8 AS deleted;
