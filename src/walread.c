@@ -47,8 +47,17 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end)
 	XLByteToSeg(start, seg, wal_segment_size);
 	if (seg <= XLogGetLastRemovedSegno())
 		return -1;
-	/* every record of the window on disk: the reader reads flushed WAL */
-	XLogFlush(end);
+	/*
+	 * every record of the window on disk: the reader reads flushed WAL.  An
+	 * insert position just past a page's header (nothing inserted on that
+	 * page yet) is past the end of the WAL generated: XLogFlush would raise
+	 * "xlog flush request ... is not satisfied".  The page's start covers
+	 * every record that starts before it.
+	 */
+	if (end % XLOG_BLCKSZ != 0 && end % XLOG_BLCKSZ <= SizeOfXLogLongPHD)
+		XLogFlush(end - end % XLOG_BLCKSZ);
+	else
+		XLogFlush(end);
 
 	StartTransactionCommand();
 	BeginInternalSubTransaction(NULL);
