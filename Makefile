@@ -39,9 +39,13 @@ OBJS = \
 	src/reading.o \
 	src/configs.o \
 	src/statements.o \
-	src/walread.o
+	src/walread.o \
+	src/replication.o \
+	src/standby.o
 
 SHLIB_LINK = -lcgroup
+# standby_conninfo: the coordinator is a libpq client of the standby
+SHLIB_LINK_INTERNAL = $(libpq)
 
 # The install script, from SQL pieces by concern (in this order).
 SQL_PIECES = \
@@ -62,7 +66,7 @@ DATA_built = walpressure--$(EXTVERSION).sql
 # (PGXS installs DATA from $(srcdir): the names are relative to it)
 DATA = $(patsubst $(srcdir)/%,%,$(filter-out $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql,\
 	$(wildcard $(srcdir)/sql/releases/walpressure--*.sql) $(wildcard $(srcdir)/sql/walpressure--*--*.sql)))
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 
 REGRESS = live samples privileges sweep_errors iops_cap statistics
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf

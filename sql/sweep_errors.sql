@@ -138,7 +138,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text)
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -213,6 +213,28 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration 
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, warmup => '2 days');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1'], clients => 1, repeats => 2147483647);
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, label => repeat('x', 9000));
+-- synchronous standbys: a level that waits for one, with none connected,
+-- is refused before anything starts (this server has no standby)
+SELECT walpressure.run_sweep('synchronous_standby_names', ARRAY['', 'FIRST 1 (s1)'], clients => 1,
+                             settings => '{"synchronous_commit": "remote_apply"}');
+SELECT walpressure.run_sweep('settings', ARRAY['{"synchronous_commit": "local"}',
+                             '{"synchronous_commit": "on", "synchronous_standby_names": "ANY 2 (s1, s2, s3)"}'],
+                             clients => 1);
+-- ... and not when the commits do not wait for it
+SELECT walpressure.run_sweep('synchronous_standby_names', ARRAY['FIRST 1 (s1)'], clients => 1,
+                             settings => '{"synchronous_commit": "local"}', on_standby_loss => 'wait');
+SELECT walpressure.run_sweep('synchronous_standby_names', ARRAY['FIRST 1 (s1'], clients => 1);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, on_standby_loss => 'wait');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, on_standby_loss => NULL);
+-- standby_conninfo: a connection string, to a standby
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, standby_conninfo => 'nosuch=1');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, standby_conninfo => repeat('x', 9000));
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+                             standby_conninfo => 'host=' || current_setting('unix_socket_directories') ||
+                                                 ' port=' || current_setting('port') ||
+                                                 ' dbname=' || current_database()) \gset nostandby_
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+                             standby_conninfo => 'host=127.0.0.1 port=1 connect_timeout=2');
 -- nothing to cancel: no sweep 0, none of a starting launch
 SELECT walpressure.cancel_sweep(0);
 SELECT walpressure.cancel_sweep(-1);
@@ -222,7 +244,7 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text)
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
@@ -247,6 +269,14 @@ GRANT ALTER SYSTEM ON PARAMETER wal_writer_delay TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, prewarm => false,
                              settings => '{"wal_writer_delay": "100ms"}');
+-- standby_conninfo: a grantee gives a password (the server's own credentials
+-- are not its), and names none of the server's files
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, prewarm => false, engine => 'backend',
+                             standby_conninfo => 'host=/tmp dbname=postgres');
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, prewarm => false, engine => 'backend',
+                             standby_conninfo => 'host=/tmp password=x sslkey=/etc/ssl/private/ssl-cert-snakeoil.key');
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, prewarm => false, engine => 'backend',
+                             standby_conninfo => 'service=walpressure password=x');
 RESET ROLE;
 REVOKE ALTER SYSTEM ON PARAMETER wal_writer_delay FROM regress_wp_grantee;
 -- a grantee cannot cancel a superuser's sweep

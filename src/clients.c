@@ -240,6 +240,13 @@ wp_backend_stop(bool finish)
 	wp_nrunning = 0;
 }
 
+/* Tell the clients to stop now; stop(true) waits for them. */
+static void
+wp_backend_cut(void)
+{
+	pg_atomic_write_u32(&wp_clients->stop, 1);
+}
+
 /* A step either ran clean or failed: never marked. */
 static const char *
 wp_backend_lost(void)
@@ -261,6 +268,7 @@ const WpLoadEngine wp_backend_engine = {
 	.flush = wp_backend_flush,
 	.read = wp_backend_read,
 	.stop = wp_backend_stop,
+	.cut = wp_backend_cut,
 	.resolve = NULL,
 	.lost = wp_backend_lost,
 	.cpu_s = wp_backend_cpu_s,

@@ -77,6 +77,8 @@ typedef struct WpLoadEngine
 	void		(*read) (WpLoadTotals *totals);
 	/* stop: with finish, let the load end as planned; safe when none runs */
 	void		(*stop) (bool finish);
+	/* end the load now, keeping what it measured so far (then stop(true)) */
+	void		(*cut) (void);
 	/* after stop(true): why the load was not clean (lost clients, ended early), NULL: clean */
 	const char *(*lost) (void);
 	/* the clients' CPU seconds so far; < 0: not theirs to tell (in-server clients are the server's) */

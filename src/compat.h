@@ -30,6 +30,7 @@
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/backend_status.h"
+#include "utils/guc.h"
 #include "utils/wait_event.h"
 #if PG_VERSION_NUM >= 180000
 #include "utils/pgstat_internal.h"
@@ -54,6 +55,17 @@ wp_local_beentry(int i)
 	return pgstat_get_local_beentry_by_index(i);
 #else
 	return pgstat_fetch_stat_local_beentry(i);
+#endif
+}
+
+/* Free what a GUC check hook allocated as its extra (16: GUC memory). */
+static inline void
+wp_guc_free(void *p)
+{
+#if PG_VERSION_NUM >= 160000
+	guc_free(p);
+#else
+	free(p);
 #endif
 }
 

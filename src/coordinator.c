@@ -36,6 +36,7 @@
 #include "job.h"
 #include "pgbench_engine.h"
 #include "recovery.h"
+#include "replication.h"
 #include "results.h"
 #include "server_settings.h"
 #include "statements.h"
@@ -212,14 +213,33 @@ static char *
 wp_step_message(int64 id, int step, int total, const WpSweepRequest *req, int pos,
 				int repeat, const WpStepResult *r)
 {
-	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s%s",
+	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s%s%s%s",
 					id, step, total, req->setting, req->vals[pos],
 					req->repeats > 1 || req->auto_repeats ? psprintf(" (repeat %d)", repeat) : "",
 					r->tps,
 					r->wal_fsyncs > 0 ?
 					psprintf("%.2f commits per fsync", (double) r->commits / r->wal_fsyncs) :
 					"no WAL fsyncs",
-					r->write_iops >= 0 ? psprintf(", %.0f write IOPS", r->write_iops) : "");
+					r->write_iops >= 0 ? psprintf(", %.0f write IOPS", r->write_iops) : "",
+					r->syncrep_wait_pct >= 0 ?
+					psprintf(", %.0f%% of commit time waiting for the standby", r->syncrep_wait_pct) : "",
+					r->standby_lost ? " (standby lost: the step is marked)" : "");
+}
+
+/*
+ * After a step that lost its synchronous standby (recorded, marked): with
+ * on_standby_loss => 'stop' the sweep fails here; with 'skip' it goes on.
+ */
+static void
+wp_step_standby_policy(const WpSweepRequest *req, int step, const WpStepResult *r)
+{
+	if (!r->standby_lost || req->standby_loss_skip)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("step %d lost its synchronous standby; the sweep stops (on_standby_loss => 'stop')", step),
+			 errdetail("%s.", r->discarded),
+			 errhint("The steps before it are recorded; that step is marked. Run the sweep with on_standby_loss => 'skip' to go on without the steps that need a standby.")));
 }
 
 /*
@@ -256,9 +276,21 @@ wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 				MemoryContextSwitchTo(old);
 				break;
 			}
+			if (r.skipped)
+			{
+				/* its standby was not there: nothing measured, nothing recorded */
+				wp_job_step_done(step, psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s: %s",
+												id, step, total, req->setting, req->vals[pos],
+												r.discarded));
+				wp_step_standby_policy(req, step, &r);
+				MemoryContextSwitchTo(old);
+				MemoryContextReset(step_cxt);
+				continue;
+			}
 			wp_job_phase(WP_PHASE_RECORDING, step, repeat, req->vals[pos]);
 			wp_results_step_insert(id, req, step, pos, repeat, spec, &r, samples, nsamples);
 			wp_job_step_done(step, wp_step_message(id, step, total, req, pos, repeat, &r));
+			wp_step_standby_policy(req, step, &r);
 			done++;
 			MemoryContextSwitchTo(old);
 			MemoryContextReset(step_cxt);
@@ -303,6 +335,7 @@ wp_coordinator_main(Datum main_arg)
 	before_shmem_exit(wp_coordinator_exit, 0);
 	BackgroundWorkerInitializeConnectionByOid(wp_job_database(), wp_job_role(), 0);
 	pgstat_report_appname("walpressure coordinator");
+	wp_repl_coordinator_begin();
 	wp_statements_begin();
 	cxt = AllocSetContextCreate(TopMemoryContext, "walpressure coordinator",
 								ALLOCSET_DEFAULT_SIZES);
@@ -348,6 +381,7 @@ wp_coordinator_main(Datum main_arg)
 
 	wp_job_phase(WP_PHASE_RESTORE, 0, 0, NULL);
 	wp_step_stop_load(&plan);
+	wp_standby_disconnect();
 	if (id > 0)
 	{
 		bool		cap_removed = wp_cap_end(&cap, id);

@@ -83,6 +83,18 @@ typedef struct WpStepResult
 	/* CPU seconds over the window; < 0: not measured */
 	double		client_cpu_s;	/* the load generator's (pgbench) */
 	double		server_cpu_s;	/* the server's processes' */
+	/* synchronous standbys: < 0 when the server had no walsender and no wait */
+	double		syncrep_wait_pct;	/* share of the commits' time in IPC:SyncRep */
+	double		syncrep_wait_ms;	/* that time per commit */
+	struct WpStandbyFig *standbys;	/* each walsender over the window */
+	int			nstandbys;
+	double		standby_wal_mb_per_s;	/* standby_conninfo's; < 0: none */
+	double		standby_wal_writes_per_s;
+	double		standby_wal_fsyncs_per_s;
+	double		standby_write_iops;
+	const char *standby_source; /* where those came from, NULL: none */
+	bool		standby_lost;	/* the step ended because its standby was lost */
+	bool		skipped;		/* not run: its standby was not there (on_standby_loss => skip) */
 	/* the load's statements over the window (pg_stat_statements), most time first */
 	struct WpStmtFig *stmts;
 	int			nstmts;

@@ -583,6 +583,17 @@ wp_pgbench_stop(bool finish)
 		wp_pgbench_exit(0, 0);
 }
 
+/* End pgbench now; its logs keep what it did (stop(true) reads them). */
+static void
+wp_pgbench_cut(void)
+{
+	if (wp_pid > 0 && !wp_ended)
+	{
+		wp_kill_group(wp_pid, &wp_status);
+		wp_ended = true;
+	}
+}
+
 static const char *
 wp_pgbench_lost(void)
 {
@@ -613,6 +624,7 @@ const WpLoadEngine wp_pgbench_engine = {
 	.flush = wp_pgbench_flush,
 	.read = wp_pgbench_read,
 	.stop = wp_pgbench_stop,
+	.cut = wp_pgbench_cut,
 	.resolve = wp_pgbench_resolve,
 	.lost = wp_pgbench_lost,
 	.cpu_s = wp_pgbench_cpu_s,

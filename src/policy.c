@@ -59,6 +59,7 @@ static const WpParam wp_params[] = {
 	{"checkpoint_timeout", WP_PARAM_SERVER},
 	{"checkpoint_completion_target", WP_PARAM_SERVER},
 	{"wal_sync_method", WP_PARAM_SERVER},
+	{"synchronous_standby_names", WP_PARAM_SERVER},
 	{"clients", WP_PARAM_LOAD},
 	{"batch_size", WP_PARAM_LOAD},
 	{"iops_cap", WP_PARAM_LOAD},

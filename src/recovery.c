@@ -318,6 +318,8 @@ wp_recovery_main(Datum main_arg)
 	pgstat_report_appname("walpressure recovery");
 	/* a superuser session: nothing the database's settings name may run */
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
+	/* its commits wait for no standby: the one the sweep lost may be gone still */
+	SetConfigOption("synchronous_commit", "local", PGC_SUSET, PGC_S_OVERRIDE);
 
 	/* the postmaster restored the settings if it restarted; else now */
 	wp_recovery_try(wp_recovery_settings, id, "restore the server settings");

@@ -44,6 +44,7 @@
 #include "compat.h"
 #include "job.h"
 #include "pgbench_engine.h"
+#include "replication.h"
 #include "request.h"
 #include "shmem.h"
 #include "worker.h"
@@ -66,7 +67,7 @@ enum
 {
 	A_SETTING, A_VALS, A_CLIENTS, A_DURATION, A_WORKLOAD, A_IOPS_CAP, A_WARMUP,
 	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_ENGINE,
-	A_SCRIPT, A_BUDGET, A_CHECKPOINT, A_NARGS
+	A_SCRIPT, A_BUDGET, A_CHECKPOINT, A_ON_STANDBY_LOSS, A_STANDBY_CONNINFO, A_NARGS
 };
 
 /*
@@ -967,10 +968,11 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	wp_require_preload();
 	/* PG_NARGS: a library newer than the SQL (before ALTER EXTENSION UPDATE) */
 	for (int i = 0; i < Min(PG_NARGS(), A_NARGS); i++)
-		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT && i != A_BUDGET)
+		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT && i != A_BUDGET &&
+			i != A_STANDBY_CONNINFO)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only iops_cap, label, script and budget may be NULL")));
+					 errmsg("only iops_cap, label, script, budget and standby_conninfo may be NULL")));
 
 	wp_job_check_role();
 	req = palloc0(sizeof(WpSweepRequest));
@@ -1188,6 +1190,22 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 						WP_TEXT_MAX, "label");
 		req->has_label = true;
 	}
+
+	/* the standbys: the steps that wait for one have it; its connection */
+	wp_request_standby_check(req);
+	if (PG_NARGS() > A_ON_STANDBY_LOSS)
+	{
+		const char *loss = text_to_cstring(PG_GETARG_TEXT_PP(A_ON_STANDBY_LOSS));
+
+		if (strcmp(loss, "skip") != 0 && strcmp(loss, "stop") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("on_standby_loss must be 'stop' or 'skip', not \"%s\"", loss),
+					 errhint("'stop' ends the sweep after the step that lost its synchronous standby; 'skip' goes on without the steps that need one.")));
+		req->standby_loss_skip = strcmp(loss, "skip") == 0;
+	}
+	if (PG_NARGS() > A_STANDBY_CONNINFO && !PG_ARGISNULL(A_STANDBY_CONNINFO))
+		wp_request_standby_conninfo(req, text_to_cstring(PG_GETARG_TEXT_PP(A_STANDBY_CONNINFO)));
 
 	/* a custom statement of the in-server clients: parsed and planned now */
 	if (req->engine == WP_ENGINE_BACKEND && req->workload == WP_WORKLOAD_CUSTOM)

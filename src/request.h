@@ -62,6 +62,8 @@ typedef struct WpSweepRequest
 	int			ncfg;
 	WpSetting	cfg[WP_CONFIG_POOL];
 	bool		checkpoint;		/* each step starts with a CHECKPOINT */
+	bool		standby_loss_skip;	/* on_standby_loss => 'skip' (else 'stop') */
+	char		standby_conninfo[WP_TEXT_MAX];	/* "": none */
 	int			repeats;		/* rounds; with auto_repeats, the fewest */
 	bool		auto_repeats;	/* add rounds until the answer is clear */
 	int			max_repeats;	/* with auto_repeats: the most rounds */

@@ -38,6 +38,7 @@
 #include "utils/timestamp.h"
 
 #include "cgroup.h"
+#include "replication.h"
 #include "results.h"
 #include "statements.h"
 
@@ -104,7 +105,7 @@ wp_owner_end(void)
 
 /* ---------- rows from one column list ---------- */
 
-#define WP_MAX_COLS 64
+#define WP_MAX_COLS 96
 
 typedef struct WpRow
 {
@@ -168,7 +169,7 @@ wp_row_insert(WpRow *row, const char *table, const char *returning)
 	"'wal_writer_flush_after', 'wal_buffers', 'wal_compression', " \
 	"'backend_flush_after', 'max_wal_size', 'checkpoint_timeout', " \
 	"'checkpoint_completion_target', 'shared_buffers', 'wal_level', " \
-	"'max_worker_processes'"
+	"'max_worker_processes', 'synchronous_standby_names'"
 
 /* An interval of `seconds` (at most a day: run_sweep's bound). */
 static Datum
@@ -390,6 +391,15 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	wp_col(&row, "engine", TEXTOID,
 		   CStringGetTextDatum(req->engine == WP_ENGINE_PGBENCH ? "pgbench" : "backend"), false);
 	wp_col(&row, "script", TEXTOID, CStringGetTextDatum(req->sql), !req->is_script);
+	if (wp_has_column("sweeps", "on_standby_loss"))	/* 0.6.0 */
+	{
+		const char *standby = req->standby_conninfo[0] ? wp_conninfo_redacted(req->standby_conninfo) : NULL;
+
+		wp_col(&row, "on_standby_loss", TEXTOID,
+			   CStringGetTextDatum(req->standby_loss_skip ? "skip" : "stop"), false);
+		wp_col(&row, "standby_conninfo", TEXTOID, standby ? CStringGetTextDatum(standby) : (Datum) 0,
+			   standby == NULL);
+	}
 	if (wp_has_column("sweeps", "checkpoint"))	/* 0.4.0 */
 		wp_col(&row, "checkpoint", BOOLOID, BoolGetDatum(req->checkpoint), false);
 	if (wp_has_column("sweeps", "current_value"))	/* 0.3.0 */
@@ -466,6 +476,7 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 	bool		rows = batch || req->workload == WP_WORKLOAD_INSERT_ONLY;
 	int			rc;
 	bool		with_time;
+	bool		with_standbys;
 
 	wp_col(&row, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
 	wp_col(&row, "step", INT4OID, Int32GetDatum(step), false);
@@ -531,7 +542,41 @@ wp_results_step_insert(int64 sweep_id, const WpSweepRequest *req, int step, int 
 		wp_col(&row, "buffers_backend", INT8OID, Int64GetDatum(r->buf_backend), r->buf_reset);
 		wp_col(&row, "buffers_backend_fsync", INT8OID, Int64GetDatum(r->buf_backend_fsync), r->buf_reset);
 	}
+	with_standbys = wp_has_column("steps", "syncrep_wait_pct");	/* 0.6.0 */
+	if (with_standbys)
+	{
+		wp_col_fig(&row, "syncrep_wait_pct", r->syncrep_wait_pct);
+		wp_col_fig(&row, "syncrep_wait_ms", r->syncrep_wait_ms);
+		wp_col_fig(&row, "standby_wal_mb_per_s", r->standby_wal_mb_per_s);
+		wp_col_fig(&row, "standby_wal_writes_per_s", r->standby_wal_writes_per_s);
+		wp_col_fig(&row, "standby_wal_fsyncs_per_s", r->standby_wal_fsyncs_per_s);
+		wp_col_fig(&row, "standby_write_iops", r->standby_write_iops);
+		wp_col(&row, "standby_source", TEXTOID,
+			   r->standby_source ? CStringGetTextDatum(r->standby_source) : (Datum) 0,
+			   r->standby_source == NULL);
+	}
 	wp_row_insert(&row, "walpressure.steps", NULL);
+	for (int i = 0; with_standbys && i < r->nstandbys; i++)
+	{
+		const WpStandbyFig *f = &r->standbys[i];
+		WpRow		srow = {0};
+
+		wp_col(&srow, "sweep_id", INT8OID, Int64GetDatum(sweep_id), false);
+		wp_col(&srow, "step", INT4OID, Int32GetDatum(step), false);
+		wp_col(&srow, "standby", TEXTOID, CStringGetTextDatum(f->name), false);
+		wp_col(&srow, "pid", INT4OID, Int32GetDatum(f->pid), false);
+		wp_col(&srow, "sync_state", TEXTOID, CStringGetTextDatum(f->sync_state), false);
+		wp_col(&srow, "samples", INT4OID, Int32GetDatum(f->samples), false);
+		wp_col_fig(&srow, "write_lag_ms_mean", f->nwrite > 0 ? f->write_lag_ms_sum / f->nwrite : -1);
+		wp_col_fig(&srow, "write_lag_ms_max", f->nwrite > 0 ? f->write_lag_ms_max : -1);
+		wp_col_fig(&srow, "flush_lag_ms_mean", f->nflush > 0 ? f->flush_lag_ms_sum / f->nflush : -1);
+		wp_col_fig(&srow, "flush_lag_ms_max", f->nflush > 0 ? f->flush_lag_ms_max : -1);
+		wp_col_fig(&srow, "replay_lag_ms_mean", f->nreplay > 0 ? f->replay_lag_ms_sum / f->nreplay : -1);
+		wp_col_fig(&srow, "replay_lag_ms_max", f->nreplay > 0 ? f->replay_lag_ms_max : -1);
+		wp_col_fig(&srow, "behind_bytes_mean", f->samples > 0 ? f->behind_bytes_sum / f->samples : -1);
+		wp_col_fig(&srow, "behind_bytes_max", f->samples > 0 ? f->behind_bytes_max : -1);
+		wp_row_insert(&srow, "walpressure.step_replication", NULL);
+	}
 	with_time = wp_has_column("step_samples", "sample_time");	/* 0.3.0 */
 	for (int i = 0; i < nsamples; i++)
 	{

@@ -10,7 +10,8 @@
  * interval it closes, and how many processes wait on WAL-related events at
  * that instant.  About once a second it also keeps the cumulative
  * histograms, so the live view can give percentiles over the last minute.
- * It reads no database; the postmaster restarts it if it dies or is
+ * While walsenders run it also wakes every millisecond to time the commits
+ * waiting for standbys (wp_syncrep_tick, replication.c).  It reads no database; the postmaster restarts it if it dies or is
  * terminated.
  *
  * IDENTIFICATION
@@ -38,9 +39,13 @@
 #include "compat.h"
 #include "job.h"
 #include "recovery.h"
+#include "replication.h"
 #include "fsync_probe.h"
 #include "shmem.h"
 #include "walpressure.h"
+
+/* The fast tick's period while walsenders run (replication.c). */
+#define WP_SYNCREP_TICK_MS	1
 
 /* A minute-ring entry is kept when this much time passed since the last. */
 #define WP_MINUTE_STEP_MS	1000
@@ -234,8 +239,13 @@ wp_sampler_main(Datum main_arg)
 	{
 		TimestampTz now = GetCurrentTimestamp();
 		long		wait_ms = TimestampDifferenceMilliseconds(now, next);
+		bool		fast = wp_have_walsenders();
 
 		MemoryContextReset(loop_cxt);
+
+		/* with standbys: the processes waiting for them, every millisecond */
+		if (fast)
+			wp_syncrep_tick();
 
 		if (wait_ms <= 0)
 		{
@@ -248,7 +258,7 @@ wp_sampler_main(Datum main_arg)
 		}
 
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 wait_ms, PG_WAIT_EXTENSION);
+						 fast ? Min(wait_ms, WP_SYNCREP_TICK_MS) : wait_ms, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 

@@ -134,6 +134,7 @@ wp_shmem_startup(void)
 		wp_shared->nslots = wp_slot_count();
 		wp_shared->ring_size = wp_sample_history;
 		wp_shared->base.ts = GetCurrentTimestamp();
+		pg_atomic_init_u64(&wp_shared->syncrep_wait_us, 0);
 	}
 	if (!found_slots)
 	{
@@ -214,6 +215,7 @@ wp_probe_sum(WpCounters *c, WpHistPair *hist)
 {
 	c->commits = c->leaders = c->leader_fsyncs = 0;
 	c->timed_fsyncs = c->fsync_time_us = c->commit_time_us = 0;
+	c->syncrep_wait_us = pg_atomic_read_u64(&wp_shared->syncrep_wait_us);
 	if (hist)
 		memset(hist, 0, sizeof(WpHistPair));
 

@@ -52,6 +52,8 @@ typedef struct WpCounters
 	uint64		timed_fsyncs;
 	uint64		fsync_time_us;
 	uint64		commit_time_us;
+	/* the sampler: time commits spent waiting for a standby (IPC:SyncRep) */
+	uint64		syncrep_wait_us;
 	/* pg_stat_wal */
 	int64		wal_records;
 	int64		wal_fpi;
@@ -125,6 +127,8 @@ typedef struct WpShared
 	int			ring_size;		/* walpressure.sample_history */
 	uint64		samples_taken;	/* since reset; ring index = n % ring_size */
 	uint64		minutes_taken;	/* since reset; index = n % WP_MINUTE_RING */
+	/* processes in IPC:SyncRep x time, summed by the sampler's fast tick */
+	pg_atomic_uint64 syncrep_wait_us;
 	WpCounters	base;			/* at the last reset() or server start */
 	WpHistPair	base_hist;
 	WpMinuteEntry minute[WP_MINUTE_RING];

@@ -24,6 +24,7 @@
 #include "utils/timestamp.h"
 
 #include "cgroup.h"
+#include "replication.h"
 #include "shmem.h"
 #include "walpressure.h"
 
@@ -32,7 +33,8 @@ PG_FUNCTION_INFO_V1(wp_sample_rows);
 PG_FUNCTION_INFO_V1(wp_reset);
 
 #define WP_LIVE_WINDOW_MS	60000
-#define WP_LIVE_COLS		19
+#define WP_LIVE_COLS		21
+#define WP_LIVE_COLS_0_5	19	/* before 0.6.0 added the sync-rep wait */
 #define WP_SAMPLE_COLS		25
 
 /*
@@ -121,6 +123,19 @@ wp_live_row(Tuplestorestate *ts, TupleDesc desc, const char *window,
 	wp_set_ratio(values, nulls, 16, DELTA(wal_bytes) / (1024.0 * 1024.0), seconds);
 	wp_set_ratio(values, nulls, 17, 100.0 * DELTA(wal_fpi), DELTA(wal_records));
 	wp_set_ratio(values, nulls, 18, DELTA(wal_buffers_full), seconds);
+
+	/*
+	 * the time commits waited for standbys (the sampler's, while walsenders
+	 * run), as a share of their commit time and per commit; none without
+	 */
+	if (DELTA(syncrep_wait_us) > 0 || wp_have_walsenders())
+	{
+		wp_set_ratio(values, nulls, 19, Min(100.0 * DELTA(syncrep_wait_us), 100.0 * DELTA(commit_time_us)),
+					 DELTA(commit_time_us));
+		wp_set_ratio(values, nulls, 20, DELTA(syncrep_wait_us) / 1000.0, commits);
+	}
+	else
+		nulls[19] = nulls[20] = true;
 
 	tuplestore_putvalues(ts, desc, values, nulls);
 	pfree(delta);

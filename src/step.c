@@ -36,6 +36,7 @@
 #include "compat.h"
 #include "cpu.h"
 #include "job.h"
+#include "replication.h"
 #include "server_settings.h"
 #include "statements.h"
 #include "step.h"
@@ -43,6 +44,40 @@
 
 static const WpLoadEngine *wp_engine = NULL;
 static bool wp_load_gone = false;	/* the load ended early (engine->lost) */
+
+/*
+ * The step's commits wait for a synchronous standby: it is watched at
+ * every wait, and when it is not there for WP_STANDBY_GRACE_MS the step
+ * ends (wp_standby_gone, why in wp_standby_why).
+ */
+#define WP_STANDBY_GRACE_MS		1000
+#define WP_STANDBY_START_WAIT_MS 5000
+static bool wp_standby_needed = false;
+static bool wp_standby_gone = false;
+static char *wp_standby_why = NULL;
+static TimestampTz wp_standby_unready_since = 0;
+
+static void
+wp_step_watch_standby(void)
+{
+	char	   *why = NULL;
+
+	if (!wp_standby_needed || wp_standby_gone)
+		return;
+	if (wp_syncrep_ready_now(&why))
+	{
+		wp_standby_unready_since = 0;
+		return;
+	}
+	if (wp_standby_unready_since == 0)
+		wp_standby_unready_since = GetCurrentTimestamp();
+	else if (TimestampDifferenceExceeds(wp_standby_unready_since, GetCurrentTimestamp(),
+										WP_STANDBY_GRACE_MS))
+	{
+		wp_standby_gone = true;
+		wp_standby_why = why;
+	}
+}
 
 /*
  * Wait `ms`, watching for a cancel and for failing clients.  False when the
@@ -62,7 +97,8 @@ wp_step_wait(long ms)
 			return false;
 		if (!wp_engine->check())
 			wp_load_gone = true;
-		if (left <= 0 || wp_load_gone)
+		wp_step_watch_standby();
+		if (left <= 0 || wp_load_gone || wp_standby_gone)
 			return true;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Min(left, 100), PG_WAIT_EXTENSION);
@@ -85,7 +121,8 @@ wp_step_data_loss(const WpLoadSpec *spec)
 	initStringInfo(&out);
 	for (int i = 0; i < lengthof(names); i++)
 	{
-		const char *v = GetConfigOption(names[i], false, false);
+		const char *v = strcmp(names[i], "synchronous_commit") == 0 ?
+			wp_default_sync_commit() : GetConfigOption(names[i], false, false);
 		const char *label;
 
 		for (int s = 0; s < spec->nsettings; s++)
@@ -134,6 +171,8 @@ void
 wp_step_stop_load(const WpStepPlan *plan)
 {
 	plan->engine->stop(false);
+	/* its connections' commits still waiting for a lost standby */
+	(void) wp_syncrep_release(wp_job_role());
 }
 
 /*
@@ -141,8 +180,8 @@ wp_step_stop_load(const WpStepPlan *plan)
  * `marks`.  False when cancelled.
  */
 static bool
-wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
-			   TimestampTz *marks, int max_samples, int *nsamples)
+wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepResult *r,
+			   WpStepSample *samples, TimestampTz *marks, int max_samples, int *nsamples)
 {
 	const WpLoadEngine *engine = plan->engine;
 	WpCounters	cprev = k->c0;
@@ -163,9 +202,10 @@ wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepSample *samples,
 			return true;
 		if (!wp_step_wait(Min(left, 1000)))
 			return false;
-		if (wp_load_gone)
+		if (wp_load_gone || wp_standby_gone)
 			return true;		/* the step ends here, marked */
 
+		wp_standbys_sample(r->standbys, &r->nstandbys);
 		pgstat_clear_snapshot();
 		wp_read_counters(&cnow, NULL);
 		engine->read(tnow);
@@ -210,6 +250,71 @@ wp_step_resolve(const WpLoadEngine *engine, WpStepCounters *k, WpStepSample *sam
 	}
 }
 
+/* The clients' synchronous_commit in this step. */
+static const char *
+wp_step_sync_commit(const WpLoadSpec *spec)
+{
+	const char *v = wp_default_sync_commit();
+
+	for (int s = 0; s < spec->nsettings; s++)
+		if (strcmp(spec->settings[s].name, "synchronous_commit") == 0)
+			v = spec->settings[s].value;
+	return v;
+}
+
+/*
+ * Before a step whose commits wait for a standby: true when it is there
+ * (within WP_STANDBY_START_WAIT_MS), and the step is watched from then on.
+ * Else, with on_standby_loss => 'stop' an ERROR, with 'skip' false.
+ */
+static bool
+wp_step_standby_there(const WpStepPlan *plan, int step)
+{
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   WP_STANDBY_START_WAIT_MS);
+	char	   *why = NULL;
+
+	while (!wp_syncrep_ready_now(&why))
+	{
+		if (GetCurrentTimestamp() >= deadline || wp_job_cancelled())
+		{
+			wp_standby_why = why;
+			if (!plan->req->standby_loss_skip)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("step %d needs a synchronous standby, and none is there", step),
+						 errdetail("%s.", why),
+						 errhint("Start the standby again, or run the sweep with on_standby_loss => 'skip' to go on without the steps that need one.")));
+			return false;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	wp_standby_needed = true;
+	return true;
+}
+
+/*
+ * The time the window's commits waited for standbys (the sampler's), as
+ * a share of their commit time (the probe's) and per commit.  None when
+ * the server had no walsender and nothing waited.
+ */
+static void
+wp_step_syncrep(const WpStepCounters *k, WpStepResult *r)
+{
+	double		wait_us = (double) (k->c1.syncrep_wait_us - k->c0.syncrep_wait_us);
+	double		commit_us = (double) (k->c1.commit_time_us - k->c0.commit_time_us);
+
+	if (r->nstandbys == 0 && wait_us == 0)
+		return;
+	if (commit_us > 0)
+		r->syncrep_wait_pct = Min(100.0, 100.0 * wait_us / commit_us);
+	if (r->commits > 0)
+		r->syncrep_wait_ms = wait_us / 1000.0 / r->commits;
+}
+
 /*
  * Run step `step` (repeat `repeat`) with value `pos` of the swept setting
  * and measure it.  `spec` holds the step's load and session settings.  False
@@ -226,6 +331,8 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
 	TimestampTz *marks = NULL;
 	WpStmtSnap *stmts0 = NULL;
+	void	   *standby0 = NULL;
+	WpStandbySide side;
 	bool		ok = false;
 	double		client_cpu0 = -1,
 				client_cpu1 = -1,
@@ -236,7 +343,15 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 
 	wp_engine = engine;
 	wp_load_gone = false;
+	wp_standby_needed = false;
+	wp_standby_gone = false;
+	wp_standby_why = NULL;
+	wp_standby_unready_since = 0;
 	memset(r, 0, sizeof(*r));
+	r->standbys = palloc0(sizeof(WpStandbyFig) * WP_STANDBYS_MAX);
+	r->syncrep_wait_pct = r->syncrep_wait_ms = -1;
+	r->standby_wal_mb_per_s = r->standby_wal_writes_per_s = -1;
+	r->standby_wal_fsyncs_per_s = r->standby_write_iops = -1;
 	*nsamples = 0;
 
 	/*
@@ -261,6 +376,17 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 		wp_server_settings_apply(plan->server_names, values);
 	}
 	r->data_loss = wp_step_data_loss(spec);
+
+	/*
+	 * commits that wait for a synchronous standby: it must be there now (a
+	 * standby reconnecting gets a few seconds), and is watched from here on
+	 */
+	if (wp_level_waits(wp_step_sync_commit(spec)) && !wp_step_standby_there(plan, step))
+	{
+		r->skipped = true;
+		r->discarded = psprintf("skipped: %s", wp_standby_why);
+		return true;
+	}
 
 	/*
 	 * the same WAL state at every step's start: no pending full-page images.
@@ -288,6 +414,18 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	engine->start(spec, req->warmup_s + req->duration_s);
 	if (!wp_step_wait((long) (req->warmup_s * 1000)))
 		goto stop;
+	if (wp_standby_gone)
+	{
+		/* lost in the warm-up: nothing measured, the step is skipped */
+		engine->cut();
+		(void) wp_syncrep_release(spec->roleoid);
+		engine->stop(true);
+		(void) wp_syncrep_release(spec->roleoid);
+		r->standby_lost = r->skipped = true;
+		r->discarded = psprintf("standby lost in the warm-up: %s", wp_standby_why);
+		ok = true;
+		goto stop;
+	}
 	if (wp_load_gone)
 	{
 		engine->stop(true);
@@ -308,10 +446,17 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	client_cpu0 = engine->cpu_s();
 	server_cpu0 = wp_server_cpu_s();
 	stmts0 = wp_statements_snap(spec->roleoid, false);
+	standby0 = wp_standby_window_begin(req->standby_conninfo);
 
 	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
-	if (!wp_step_window(plan, k, samples, marks, max_samples, nsamples))
+	if (!wp_step_window(plan, k, r, samples, marks, max_samples, nsamples))
 		goto stop;
+	/* the standby is lost: end the load now and its commits' waits */
+	if (wp_standby_gone)
+	{
+		engine->cut();
+		(void) wp_syncrep_release(spec->roleoid);
+	}
 
 	/* window end: the clients' own figures now, the server's after they exit */
 	engine->read(&k->t1);
@@ -330,12 +475,29 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	engine->stop(true);
 	if (engine->lost())
 		r->discarded = pstrdup(engine->lost());
+	if (wp_standby_gone)
+	{
+		char	   *why = psprintf("standby lost %.1f s into the window: %s", k->seconds,
+								   wp_standby_why ? wp_standby_why : "?");
+
+		(void) wp_syncrep_release(spec->roleoid);
+		r->standby_lost = true;
+		r->discarded = r->discarded ? psprintf("%s; %s", why, r->discarded) : why;
+	}
+	wp_standby_window_end(standby0, k->seconds, &side);
+	r->standby_wal_mb_per_s = side.wal_mb_per_s;
+	r->standby_wal_writes_per_s = side.wal_writes_per_s;
+	r->standby_wal_fsyncs_per_s = side.wal_fsyncs_per_s;
+	r->standby_write_iops = side.write_iops;
+	r->standby_source = side.source;
+	wp_standbys_finish(r->standbys, r->nstandbys);
 	pgstat_clear_snapshot();
 	wp_read_counters(&k->c1, &k->h1);
 	if (engine->resolve != NULL)
 		wp_step_resolve(engine, k, samples, marks, *nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
+	wp_step_syncrep(k, r);
 	r->fpi_bytes = wp_wal_fpi_bytes(r->lsn_start, r->lsn_end);
 	if (r->wal_reset || r->ckpt_reset)
 	{

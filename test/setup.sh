@@ -4,7 +4,7 @@
 # Everything here runs as root; the servers never do.
 
 WP_PACKAGES="postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
-libtap-parser-sourcehandler-pgtap-perl libipc-run-perl libcgroup-dev cgroup-tools
+libtap-parser-sourcehandler-pgtap-perl libipc-run-perl libcgroup-dev libpq-dev cgroup-tools
 make gcc debootstrap debian-archive-keyring build-essential bison flex
 libreadline-dev zlib1g-dev libicu-dev libxml2-dev pkg-config dpkg-dev gpgv xz-utils bzip2
 postgresql-server-dev-all debhelper fakeroot git"

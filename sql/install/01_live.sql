@@ -26,7 +26,9 @@ CREATE FUNCTION live_figures(
     OUT commit_p99_ms float8,
     OUT wal_mb_per_s float8,
     OUT fpi_pct float8,
-    OUT wal_buffers_full_per_s float8)
+    OUT wal_buffers_full_per_s float8,
+    OUT syncrep_wait_pct float8,
+    OUT syncrep_wait_ms float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wp_live_figures'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
@@ -53,11 +55,13 @@ SELECT period,
        round(commit_p99_ms::numeric, 3) AS commit_p99_ms,
        round(wal_mb_per_s::numeric, 2) AS wal_mb_per_s,
        round(fpi_pct::numeric, 1) AS fpi_pct,
-       round(wal_buffers_full_per_s::numeric, 2) AS wal_buffers_full_per_s
+       round(wal_buffers_full_per_s::numeric, 2) AS wal_buffers_full_per_s,
+       round(syncrep_wait_pct::numeric, 1) AS syncrep_wait_pct,
+       round(syncrep_wait_ms::numeric, 3) AS syncrep_wait_ms
 FROM live_figures();
 
 COMMENT ON VIEW live IS
-'How this server flushes its WAL: since reset() and over the last 60 s';
+'How this server flushes its WAL: since reset() and over the last 60 s.  syncrep_wait_pct: the share of the commits'' time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond while walsenders run), syncrep_wait_ms: that wait per commit; NULL without walsenders';
 
 CREATE FUNCTION sample_rows(
     OUT sample_time timestamptz,

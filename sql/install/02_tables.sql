@@ -41,7 +41,9 @@ CREATE TABLE sweeps (
     auto_repeats bool NOT NULL DEFAULT false,
     budget interval,
     rounds_stop text,
-    checkpoint bool NOT NULL DEFAULT true
+    checkpoint bool NOT NULL DEFAULT true,
+    on_standby_loss text NOT NULL DEFAULT 'stop' CHECK (on_standby_loss IN ('stop', 'skip')),
+    standby_conninfo text
 );
 
 COMMENT ON TABLE sweeps IS
@@ -58,6 +60,10 @@ COMMENT ON COLUMN sweeps.current_pos IS
 'the position in vals of the value that means current_value (''200ms'' and ''200'' alike), NULL when none does';
 COMMENT ON COLUMN sweeps.checkpoint IS
 'whether each step started with a CHECKPOINT (run_sweep''s checkpoint): false, the checkpoints came as the server''s settings brought them, their writes through the cap';
+COMMENT ON COLUMN sweeps.on_standby_loss IS
+'what the sweep did when a step''s synchronous standby was lost: stop (the sweep failed after recording that step, marked) or skip (it went on; steps that needed the standby while it was not there were not run)';
+COMMENT ON COLUMN sweeps.standby_conninfo IS
+'run_sweep''s standby_conninfo without its password: the standby each step read its own WAL figures from';
 COMMENT ON COLUMN sweeps.cpus IS
 'CPUs online on the server when the sweep started';
 COMMENT ON COLUMN sweeps.wal_disk IS
@@ -126,8 +132,24 @@ CREATE TABLE steps (
     buffers_clean bigint,
     buffers_backend bigint,
     buffers_backend_fsync bigint,
+    syncrep_wait_pct float8,
+    syncrep_wait_ms float8,
+    standby_wal_mb_per_s float8,
+    standby_wal_writes_per_s float8,
+    standby_wal_fsyncs_per_s float8,
+    standby_write_iops float8,
+    standby_source text,
     PRIMARY KEY (sweep_id, step)
 );
+
+COMMENT ON COLUMN steps.syncrep_wait_pct IS
+'share of the window''s commit time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond, over the commit time the probe measured); NULL when the server had no walsender and nothing waited';
+COMMENT ON COLUMN steps.syncrep_wait_ms IS
+'time waiting for synchronous standbys per commit of the window';
+COMMENT ON COLUMN steps.standby_wal_mb_per_s IS
+'with standby_conninfo: WAL the standby received and flushed per second over the window (pg_last_wal_receive_lsn at its edges, the standby''s clock); NULL when it could not be read';
+COMMENT ON COLUMN steps.standby_wal_fsyncs_per_s IS
+'with standby_conninfo: the standby''s WAL fsyncs per second over the window (standby_wal_writes_per_s: its WAL writes), from its walpressure sampler when it preloads walpressure (standby_source = walpressure, with standby_write_iops from its disk: the cgroup''s counters when it is in walpressure.cgroup, /proc/diskstats otherwise), else from its pg_stat_wal (pg_stat_io from 18).  Both count what the standby''s statistics count, and the WAL receiver''s own writes and fsyncs are not among them (they read 0 on 15 and 18 in test/t/014_standby.pl): standby_write_iops and standby_wal_mb_per_s show its disk''s load';
 
 COMMENT ON COLUMN steps.buffers_backend IS
 'data-file buffers written over the window by processes other than the checkpointer and the background writer (backends, pgbench''s connections, autovacuum): pg_stat_bgwriter.buffers_backend before 17, pg_stat_io from 17; buffers_checkpoint and buffers_clean: by the checkpointer and the background writer; buffers_backend_fsync: fsyncs those processes did themselves; NULL when those statistics were reset in the window';
@@ -203,6 +225,29 @@ CREATE TABLE step_statements (
 COMMENT ON TABLE step_statements IS
 'The load''s statements over each step''s measured window, when pg_stat_statements is loaded and installed in the sweep''s database: the 10 with the most time, run by the sweep''s role at top level.  calls, total_ms, rows and wal_bytes are the window''s (differences of pg_stat_statements'' counters), mean_ms and stddev_ms those of the window''s calls; rank 1 took the most time';
 
+-- Each standby over each step's window, from its walsender each second.
+CREATE TABLE step_replication (
+    sweep_id bigint NOT NULL,
+    step int NOT NULL,
+    standby text NOT NULL,
+    pid int NOT NULL,
+    sync_state text NOT NULL,
+    samples int NOT NULL,
+    write_lag_ms_mean float8,
+    write_lag_ms_max float8,
+    flush_lag_ms_mean float8,
+    flush_lag_ms_max float8,
+    replay_lag_ms_mean float8,
+    replay_lag_ms_max float8,
+    behind_bytes_mean float8,
+    behind_bytes_max float8,
+    PRIMARY KEY (sweep_id, step, pid),
+    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
+);
+
+COMMENT ON TABLE step_replication IS
+'Each standby (walsender) over each step''s measured window, read once a second as pg_stat_replication shows it: standby is its application_name, sync_state at the window''s end (sync, quorum, potential, async; gone when its walsender ended in the window); write, flush and replay lag mean and max over the seconds it reported one; behind_bytes: WAL sent but not yet replayed';
+
 -- A running sweep's row stays: its coordinator writes to it until the end.
 -- Rows of sweeps that ended, or whose coordinator is gone, may go.
 CREATE FUNCTION _sweeps_keep_running()
@@ -220,3 +265,4 @@ SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('steps', '');
 SELECT pg_catalog.pg_extension_config_dump('step_samples', '');
 SELECT pg_catalog.pg_extension_config_dump('step_statements', '');
+SELECT pg_catalog.pg_extension_config_dump('step_replication', '');

@@ -55,7 +55,9 @@ WITH seconds AS (
            sum(st.retries) AS retries,
            avg(st.iops_cap) AS iops_cap,
            avg(st.write_iops) AS write_iops,
-           avg(st.read_iops) AS read_iops
+           avg(st.read_iops) AS read_iops,
+           avg(st.syncrep_wait_pct) AS syncrep_wait_pct,
+           avg(st.syncrep_wait_ms) AS syncrep_wait_ms
     FROM steps st
     LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
     WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
@@ -145,7 +147,9 @@ SELECT s.sweep_id,
        v.data_loss,
        coalesce(l.steps_discarded, 0) AS steps_discarded,
        coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current,
-       round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct
+       round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct,
+       round(v.syncrep_wait_pct::numeric, 1) AS syncrep_wait_pct,
+       round(v.syncrep_wait_ms::numeric, 3) AS syncrep_wait_ms
 FROM vals a
 JOIN sweeps s USING (sweep_id)
 LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos

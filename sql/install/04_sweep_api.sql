@@ -127,13 +127,15 @@ CREATE FUNCTION run_sweep(
     engine text DEFAULT 'pgbench',
     script text DEFAULT NULL,
     budget "any" DEFAULT NULL::interval,
-    checkpoint bool DEFAULT true)
+    checkpoint bool DEFAULT true,
+    on_standby_loss text DEFAULT 'stop',
+    standby_conninfo text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records';
 
 CREATE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -173,11 +175,11 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
-GRANT SELECT ON sweeps, steps, step_samples, step_statements, results, statements, progress TO pg_monitor;
+GRANT SELECT ON sweeps, steps, step_samples, step_statements, step_replication, results, statements, progress TO pg_monitor;
 
 --
 -- Who may sweep, and cleaning up.
@@ -205,10 +207,10 @@ BEGIN
     END IF;
     FOREACH g IN ARRAY ARRAY[
         format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
-        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
+        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
         format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.step_statements, walpressure.results, walpressure.statements, '
+               'walpressure.step_statements, walpressure.step_replication, walpressure.results, walpressure.statements, '
                'walpressure.best, walpressure.progress TO %s', r),
         format('GRANT pg_checkpoint TO %s', r),
         format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
@@ -267,9 +269,9 @@ BEGIN
         format('REVOKE pg_checkpoint FROM %s', r),
         format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
         format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.step_statements, walpressure.results, walpressure.statements, '
+               'walpressure.step_statements, walpressure.step_replication, walpressure.results, walpressure.statements, '
                'walpressure.best, walpressure.progress FROM %s', r),
-        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool), '
+        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text), '
                'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
         format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
     LOOP

@@ -364,6 +364,41 @@ BEGIN
                 coalesce(' (' || to_char(r.stddev_change_pct, 'FMSG990.0') || '%)', '')));
         END LOOP;
     END LOOP;
+
+    -- synchronous standbys: each value's wait of a commit for them, and each
+    -- standby's lags (the means over the steps that count)
+    shown := false;
+    FOR r IN SELECT st.value_pos, min(st.value) AS value,
+                    round(avg(st.syncrep_wait_ms) FILTER (WHERE st.discarded IS NULL)::numeric, 3) AS wait_ms,
+                    round(avg(st.syncrep_wait_pct) FILTER (WHERE st.discarded IS NULL)::numeric, 1) AS wait_pct,
+                    count(*) FILTER (WHERE st.discarded LIKE 'standby lost%') AS lost,
+                    (SELECT string_agg(format('%s %s: write %s, flush %s, replay %s ms', x.standby, x.sync_state,
+                                              coalesce(x.w::text, '-'), coalesce(x.f::text, '-'), coalesce(x.a::text, '-')),
+                                       '; ' ORDER BY x.standby)
+                     FROM (SELECT rp.standby, min(rp.sync_state) AS sync_state,
+                                  round(avg(rp.write_lag_ms_mean)::numeric, 2) AS w,
+                                  round(avg(rp.flush_lag_ms_mean)::numeric, 2) AS f,
+                                  round(avg(rp.replay_lag_ms_mean)::numeric, 2) AS a
+                           FROM walpressure.step_replication rp
+                           JOIN walpressure.steps s2 ON s2.sweep_id = rp.sweep_id AND s2.step = rp.step
+                           WHERE rp.sweep_id = _report.sweep_id AND s2.value_pos = st.value_pos
+                             AND s2.discarded IS NULL
+                           GROUP BY rp.standby) x) AS standbys
+             FROM walpressure.steps st
+             WHERE st.sweep_id = _report.sweep_id
+             GROUP BY st.value_pos
+             HAVING count(st.syncrep_wait_ms) > 0 OR count(*) FILTER (WHERE st.discarded LIKE 'standby lost%') > 0
+             ORDER BY st.value_pos LOOP
+        IF NOT shown THEN
+            RETURN NEXT '';
+            RETURN NEXT 'standbys: a commit''s wait for them (IPC:SyncRep) and its share of commit time; each standby''s lags (pg_stat_replication)';
+            shown := true;
+            SELECT max(length(x.value)) INTO sw FROM walpressure.steps x WHERE x.sweep_id = _report.sweep_id;
+        END IF;
+        RETURN NEXT rtrim(format('  %s | wait %s ms (%s%%) | %s%s', rpad(r.value, sw),
+            coalesce(r.wait_ms::text, '-'), coalesce(r.wait_pct::text, '-'), coalesce(r.standbys, 'no standby'),
+            CASE WHEN r.lost > 0 THEN format(' | standby lost in %s step%s', r.lost, CASE WHEN r.lost > 1 THEN 's' ELSE '' END) ELSE '' END));
+    END LOOP;
 END
 $$;
 
@@ -382,7 +417,7 @@ COMMENT ON FUNCTION grid(text, text[], text, text[]) IS
 'The values of a two-setting grid for run_sweep(''settings'', ...): every value of setting_a with every value of setting_b (report() shows the tps as a table)';
 
 COMMENT ON FUNCTION _report(bigint) IS
-'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value';
+'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value; with synchronous standbys, each value''s wait for them and their lags';
 
 -- Two sweeps side by side, value by value: the same sweep run twice, or this
 -- server against another's (imported).  ratio is b's tps over a's, with the
@@ -472,7 +507,9 @@ RETURN (
         'step_samples', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.second)
                                   FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'),
         'step_statements', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.rank)
-                                     FROM walpressure.step_statements x WHERE x.sweep_id = s.sweep_id), '[]'))
+                                     FROM walpressure.step_statements x WHERE x.sweep_id = s.sweep_id), '[]'),
+        'step_replication', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.pid)
+                                      FROM walpressure.step_replication x WHERE x.sweep_id = s.sweep_id), '[]'))
     FROM walpressure.sweeps s
     WHERE s.sweep_id = _export.sweep_id);
 
@@ -518,6 +555,11 @@ BEGIN
     SELECT (jsonb_populate_record(NULL::walpressure.step_statements, e || jsonb_build_object('sweep_id', s.sweep_id))).*
     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_statements') = 'array'
                                    THEN d->'step_statements' ELSE '[]' END) AS e;
+    -- none in documents from before walpressure 0.6.0
+    INSERT INTO walpressure.step_replication
+    SELECT (jsonb_populate_record(NULL::walpressure.step_replication, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_replication') = 'array'
+                                   THEN d->'step_replication' ELSE '[]' END) AS e;
     RETURN s.sweep_id;
 END
 $$;

@@ -20,7 +20,7 @@ SELECT columns_are('walpressure', 'live', ARRAY[
     'wal_fsyncs_per_s', 'leader_fsyncs', 'commits_per_fsync', 'leader_pct',
     'fsync_avg_ms', 'fsync_p50_ms', 'fsync_p99_ms', 'commit_avg_ms',
     'commit_p50_ms', 'commit_p99_ms', 'wal_mb_per_s', 'fpi_pct',
-    'wal_buffers_full_per_s']);
+    'wal_buffers_full_per_s', 'syncrep_wait_pct', 'syncrep_wait_ms']);
 SELECT has_view('walpressure', 'samples', 'view samples exists');
 SELECT columns_are('walpressure', 'samples', ARRAY[
     'sample_time', 'seconds', 'commits', 'leaders', 'wal_fsyncs', 'wal_writes',

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(29);
+SELECT plan(30);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -14,12 +14,13 @@ SELECT function_privs_are('walpressure', 'live_figures', '{}'::name[], 'public',
 SELECT table_privs_are('walpressure', 'live', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'samples', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
+SELECT table_privs_are('walpressure', 'step_replication', 'pg_monitor', ARRAY['SELECT']);
 
 SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))
 FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'integer',
                                  '"any"', '"any"', 'jsonb', 'boolean', 'text', 'boolean',
-                                 'boolean', 'text', 'text', '"any"', 'boolean']),
+                                 'boolean', 'text', 'text', '"any"', 'boolean', 'text', 'text']),
              ('grant_sweeper', ARRAY['regrole', 'text']),
              ('revoke_sweeper', ARRAY['regrole']),
              ('delete_sweeps', ARRAY['interval']),

@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(60);
+SELECT plan(73);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -12,6 +12,13 @@ SELECT fk_ok('walpressure', 'step_statements', ARRAY['sweep_id', 'step'], 'walpr
 SELECT columns_are('walpressure', 'step_statements', ARRAY[
     'sweep_id', 'step', 'rank', 'queryid', 'query', 'calls', 'total_ms', 'mean_ms', 'stddev_ms',
     'rows', 'wal_bytes']);
+SELECT has_table('walpressure', 'step_replication', 'table step_replication');
+SELECT col_is_pk('walpressure', 'step_replication', ARRAY['sweep_id', 'step', 'pid'], 'step_replication: primary key (sweep_id, step, pid)');
+SELECT fk_ok('walpressure', 'step_replication', ARRAY['sweep_id', 'step'], 'walpressure', 'steps', ARRAY['sweep_id', 'step']);
+SELECT columns_are('walpressure', 'step_replication', ARRAY[
+    'sweep_id', 'step', 'standby', 'pid', 'sync_state', 'samples', 'write_lag_ms_mean', 'write_lag_ms_max',
+    'flush_lag_ms_mean', 'flush_lag_ms_max', 'replay_lag_ms_mean', 'replay_lag_ms_max',
+    'behind_bytes_mean', 'behind_bytes_max']);
 SELECT columns_are('walpressure', 'statements', ARRAY[
     'sweep_id', 'label', 'value', 'value_pos', 'rank', 'queryid', 'query', 'steps', 'calls_per_s',
     'mean_ms', 'mean_ci_low_ms', 'mean_ci_high_ms', 'stddev_ms', 'mean_change_pct',
@@ -27,7 +34,7 @@ SELECT ok(
     (SELECT array_agg(c.relname::text ORDER BY c.relname)
      FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
      WHERE e.extname = 'walpressure')
-    = ARRAY['step_samples', 'step_statements', 'steps', 'sweeps', 'sweeps_sweep_id_seq'],
+    = ARRAY['step_replication', 'step_samples', 'step_statements', 'steps', 'sweeps', 'sweeps_sweep_id_seq'],
     'results are kept by pg_dump (pg_extension_config_dump)');
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
@@ -42,7 +49,8 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'read_iops', 'fsync_avg_ms', 'wal_mb', 'fpi_pct', 'wal_buffers_full',
     'checkpoints_timed', 'checkpoints_requested', 'checkpoint_write_s',
     'checkpoint_sync_s', 'retries', 'speedup', 'speedup_ci_low', 'speedup_ci_high',
-    'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current', 'fpi_bytes_pct']);
+    'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current', 'fpi_bytes_pct',
+    'syncrep_wait_pct', 'syncrep_wait_ms']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
@@ -60,11 +68,14 @@ SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
 FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 'data_loss',
                    'wal_lsn_start', 'wal_lsn_end', 'discarded', 'setup_s', 'client_cpu_s', 'server_cpu_s',
                    'fpi_bytes', 'buffers_checkpoint', 'buffers_clean', 'buffers_backend',
-                   'buffers_backend_fsync']) AS c;
+                   'buffers_backend_fsync', 'syncrep_wait_pct', 'syncrep_wait_ms', 'standby_wal_mb_per_s',
+                   'standby_wal_writes_per_s', 'standby_wal_fsyncs_per_s', 'standby_write_iops',
+                   'standby_source']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
                    'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin',
-                   'auto_repeats', 'budget', 'rounds_stop', 'checkpoint']) AS c;
+                   'auto_repeats', 'budget', 'rounds_stop', 'checkpoint', 'on_standby_loss',
+                   'standby_conninfo']) AS c;
 SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
 
 SELECT is(
@@ -75,7 +86,8 @@ SELECT is(
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
     'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
     'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text, '
-    'budget "any" DEFAULT NULL::interval, checkpoint boolean DEFAULT true',
+    'budget "any" DEFAULT NULL::interval, checkpoint boolean DEFAULT true, '
+    'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();
