@@ -19,9 +19,9 @@
  * The walsenders' positions and lags are read from shared memory as
  * pg_stat_get_wal_senders() reads them, once a second over a step's window
  * (wp_standbys_sample).  The time commits spend waiting for the standby is
- * measured by the sampler: every millisecond while walsenders run, it
- * counts the processes in IPC:SyncRep and adds count x elapsed time
- * (wp_syncrep_tick).  The step and the live view divide that by the
+ * measured by the sampler: every millisecond while synchronous_standby_names
+ * names standbys and walsenders run, it counts the processes in IPC:SyncRep
+ * and adds count x elapsed time (wp_syncrep_tick).  The step and the live view divide that by the
  * probe's commit time.
  *
  * IDENTIFICATION
@@ -184,7 +184,18 @@ wp_walsnd_state_name(WalSndState state)
 	return "?";
 }
 
-/* Whether any walsender runs (the sampler's fast tick only then). */
+/*
+ * Whether commits can wait for a standby now: synchronous_standby_names
+ * names some (as this process last read the configuration) and walsenders
+ * run.  The sampler's fast tick runs only then.
+ */
+bool
+wp_syncrep_possible(void)
+{
+	return SyncRepConfig != NULL && wp_have_walsenders();
+}
+
+/* Whether any walsender runs. */
 bool
 wp_have_walsenders(void)
 {

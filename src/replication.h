@@ -71,6 +71,7 @@ extern void wp_standbys_sample(WpStandbyFig *figs, int *nfigs);
 extern void wp_standbys_finish(WpStandbyFig *figs, int nfigs);
 extern void wp_syncrep_tick(void);
 extern bool wp_have_walsenders(void);
+extern bool wp_syncrep_possible(void);
 
 /* standby.c */
 extern void wp_request_standby_conninfo(WpSweepRequest *req, const char *conninfo);

@@ -10,9 +10,10 @@
  * interval it closes, and how many processes wait on WAL-related events at
  * that instant.  About once a second it also keeps the cumulative
  * histograms, so the live view can give percentiles over the last minute.
- * While walsenders run it also wakes every millisecond to time the commits
- * waiting for standbys (wp_syncrep_tick, replication.c).  It reads no database; the postmaster restarts it if it dies or is
- * terminated.
+ * While synchronous standbys are named and walsenders run, it also wakes
+ * every millisecond to time the commits waiting for them (wp_syncrep_tick,
+ * replication.c).  It reads no database; the postmaster restarts it if it
+ * dies or is terminated.
  *
  * IDENTIFICATION
  *	  src/sampler.c
@@ -44,7 +45,7 @@
 #include "shmem.h"
 #include "walpressure.h"
 
-/* The fast tick's period while walsenders run (replication.c). */
+/* The fast tick's period while commits can wait for standbys (replication.c). */
 #define WP_SYNCREP_TICK_MS	1
 
 /* A minute-ring entry is kept when this much time passed since the last. */
@@ -239,11 +240,11 @@ wp_sampler_main(Datum main_arg)
 	{
 		TimestampTz now = GetCurrentTimestamp();
 		long		wait_ms = TimestampDifferenceMilliseconds(now, next);
-		bool		fast = wp_have_walsenders();
+		bool		fast = wp_syncrep_possible();
 
 		MemoryContextReset(loop_cxt);
 
-		/* with standbys: the processes waiting for them, every millisecond */
+		/* with synchronous standbys: the processes waiting for them, every ms */
 		if (fast)
 			wp_syncrep_tick();
 

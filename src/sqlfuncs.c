@@ -128,7 +128,7 @@ wp_live_row(Tuplestorestate *ts, TupleDesc desc, const char *window,
 	 * the time commits waited for standbys (the sampler's, while walsenders
 	 * run), as a share of their commit time and per commit; none without
 	 */
-	if (DELTA(syncrep_wait_us) > 0 || wp_have_walsenders())
+	if (DELTA(syncrep_wait_us) > 0 || wp_syncrep_possible())
 	{
 		wp_set_ratio(values, nulls, 19, Min(100.0 * DELTA(syncrep_wait_us), 100.0 * DELTA(commit_time_us)),
 					 DELTA(commit_time_us));

@@ -61,7 +61,7 @@ SELECT period,
 FROM live_figures();
 
 COMMENT ON VIEW live IS
-'How this server flushes its WAL: since reset() and over the last 60 s.  syncrep_wait_pct: the share of the commits'' time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond while walsenders run), syncrep_wait_ms: that wait per commit; NULL without walsenders';
+'How this server flushes its WAL: since reset() and over the last 60 s.  syncrep_wait_pct: the share of the commits'' time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond while synchronous_standby_names names standbys and walsenders run), syncrep_wait_ms: that wait per commit; NULL otherwise';
 
 CREATE FUNCTION sample_rows(
     OUT sample_time timestamptz,

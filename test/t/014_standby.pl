@@ -23,20 +23,22 @@ $primary->append_conf('postgresql.conf', q{
 shared_preload_libraries = 'walpressure'
 max_worker_processes = 16
 restart_after_crash = on
-wal_keep_size = 512MB
 });
 $primary->start;
 $primary->safe_psql('postgres', q{
 CREATE EXTENSION walpressure CASCADE;
 SELECT walpressure.init_pgbench(1);
+SELECT pg_create_physical_replication_slot('s1');
 });
 $primary->backup('base');
 
 # the standby: application_name s1 (its node name), walpressure preloaded
 my $standby = PostgreSQL::Test::Cluster->new('s1');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
+# (its slot keeps the WAL it has not received while it is down)
 $standby->append_conf('postgresql.conf', qq{
 recovery_min_apply_delay = '${delay_ms}ms'
+primary_slot_name = 's1'
 });
 $standby->start;
 $primary->wait_for_catchup($standby, 'replay');
