@@ -59,8 +59,26 @@
 #define WP_LOAD_APPNAME_PGBENCH	"walpressure pgbench"
 #define WP_LOAD_APPNAME_CLIENT	"walpressure client"
 
-/* a standby that has not answered for this long, while commits wait, is lost */
-#define WP_REPLY_STALE_MS		5000
+/*
+ * A standby whose positions and replies have not moved for this long (on
+ * this server's clock), while commits wait for it, is lost; or after
+ * wal_sender_timeout when that is shorter.  An idle standby replies every
+ * wal_receiver_status_interval (10 s by default).
+ */
+#define WP_STANDBY_SILENT_MS	15000
+
+/* what each walsender showed last, and when it last moved (this server's clock) */
+typedef struct WpWalSndSeen
+{
+	int			pid;
+	XLogRecPtr	write;
+	XLogRecPtr	flush;
+	XLogRecPtr	apply;
+	TimestampTz reply_time;
+	TimestampTz moved_at;
+} WpWalSndSeen;
+
+static WpWalSndSeen *wp_seen = NULL;
 
 /*
  * Whether a synchronous_commit value makes a commit wait for the standbys
@@ -248,6 +266,36 @@ wp_syncrep_tick(void)
 }
 
 /*
+ * Whether walsender `i` has been silent too long: none of its positions
+ * nor its reply time moved for WP_STANDBY_SILENT_MS (wal_sender_timeout
+ * when shorter), on this server's clock (the reply time is the standby's).
+ */
+static bool
+wp_walsnd_silent(int i, const WpWalSnd *w, TimestampTz now)
+{
+	WpWalSndSeen *seen;
+	int			limit = WP_STANDBY_SILENT_MS;
+
+	if (wp_seen == NULL)
+		wp_seen = MemoryContextAllocZero(TopMemoryContext, sizeof(WpWalSndSeen) * max_wal_senders);
+	seen = &wp_seen[i];
+	if (seen->pid != w->pid || seen->write != w->write || seen->flush != w->flush ||
+		seen->apply != w->apply || seen->reply_time != w->reply_time || seen->moved_at == 0)
+	{
+		seen->pid = w->pid;
+		seen->write = w->write;
+		seen->flush = w->flush;
+		seen->apply = w->apply;
+		seen->reply_time = w->reply_time;
+		seen->moved_at = now;
+		return false;
+	}
+	if (wal_sender_timeout > 0 && wal_sender_timeout < limit)
+		limit = wal_sender_timeout;
+	return TimestampDifferenceExceeds(seen->moved_at, now, limit);
+}
+
+/*
  * How many walsenders could serve as a synchronous standby of `cfg` right
  * now: streaming, with a flush position, and answering (a reply within
  * WP_REPLY_STALE_MS, checked only when `stale_matters`); with `by_name`,
@@ -269,6 +317,7 @@ wp_standbys_able(const SyncRepConfigData *cfg, bool by_name, bool stale_matters,
 	{
 		WpWalSnd	w;
 		bool		named;
+		bool		silent;
 		char		name[NAMEDATALEN];
 
 		if (!wp_walsnd_read(i, &w))
@@ -285,9 +334,10 @@ wp_standbys_able(const SyncRepConfigData *cfg, bool by_name, bool stale_matters,
 		}
 		else
 			named = w.priority > 0;
+		/* followed at every look, so that "silent" counts from its last move */
+		silent = wp_walsnd_silent(i, &w, now);
 		if (named && w.state == WALSNDSTATE_STREAMING && !XLogRecPtrIsInvalid(w.flush) &&
-			(!stale_matters ||
-			 !TimestampDifferenceExceeds(w.reply_time, now, WP_REPLY_STALE_MS)))
+			(!stale_matters || !silent))
 			able++;
 		else if (seen)
 			appendStringInfo(seen, "%s%s (%s%s)", seen->len > 0 ? ", " : "",
@@ -323,18 +373,18 @@ wp_syncrep_ready_now(char **why)
 }
 
 /*
- * End the waits of the load's commits for a standby: its connections and
- * client workers (by application_name, in this database, as the sweep's
- * role) in IPC:SyncRep are terminated, as pg_terminate_backend() does.
- * Their commits are durable locally; the standby may not have them.  Only
- * after the load was stopped: no client is then waiting for their answer.
- * Returns how many were signalled.
+ * The load's backends: its pgbench connections and in-server clients (by
+ * application_name, in this database, as the sweep's role), with
+ * `syncrep_only` those waiting in IPC:SyncRep.  With `terminate`, each is
+ * sent SIGTERM, as pg_terminate_backend() does; its PGPROC is checked again
+ * just before, so that a pid reused meanwhile is not signalled.  Returns
+ * how many there are (were signalled).
  */
-int
-wp_syncrep_release(Oid roleid)
+static int
+wp_load_backends(Oid roleid, bool syncrep_only, bool terminate)
 {
 	int			n;
-	int			released = 0;
+	int			count = 0;
 
 	pgstat_clear_snapshot();
 	n = pgstat_fetch_stat_numbackends();
@@ -352,12 +402,29 @@ wp_syncrep_release(Oid roleid)
 			 strcmp(be->st_appname, WP_LOAD_APPNAME_CLIENT) != 0))
 			continue;
 		proc = BackendPidGetProc(be->st_procpid);
-		if (proc == NULL ||
+		if (proc == NULL || proc->roleId != roleid || proc->databaseId != MyDatabaseId)
+			continue;
+		if (syncrep_only &&
 			*((volatile uint32 *) &proc->wait_event_info) != WAIT_EVENT_SYNC_REP)
 			continue;
-		if (kill(be->st_procpid, SIGTERM) == 0)
-			released++;
+		if (terminate && kill(be->st_procpid, SIGTERM) != 0)
+			continue;
+		count++;
 	}
+	return count;
+}
+
+/*
+ * End the waits of the load's commits for a standby: its backends waiting
+ * in IPC:SyncRep are terminated.  Their commits are durable locally; the
+ * standby may not have them.  Only after the load was stopped: no client is
+ * then waiting for their answer.  Returns how many were signalled.
+ */
+int
+wp_syncrep_release(Oid roleid)
+{
+	int			released = wp_load_backends(roleid, true, true);
+
 	if (released > 0)
 		ereport(LOG,
 				(errmsg("walpressure ended the wait of %d of the load's commits for a lost standby",
@@ -366,12 +433,47 @@ wp_syncrep_release(Oid roleid)
 	return released;
 }
 
+/* How many of the load's backends wait for a standby now. */
+int
+wp_load_syncrep_waiting(Oid roleid)
+{
+	return wp_load_backends(roleid, true, false);
+}
+
+/*
+ * After the load was cut because its standby was lost: terminate every
+ * backend of the load that is still there, waiting or about to wait (one
+ * still flushing its commit locally enters the wait after a first look),
+ * until none is left or `ms` passed.
+ */
+void
+wp_load_end(Oid roleid, long ms)
+{
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), ms);
+	int			total = 0;
+	int			n;
+
+	while ((n = wp_load_backends(roleid, false, true)) > 0 && GetCurrentTimestamp() < deadline)
+	{
+		total += n;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 50, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (total > 0)
+		ereport(LOG,
+				(errmsg("walpressure ended the load's backends after its synchronous standby was lost"),
+				 errdetail("Commits they had made are durable locally; the standby may not have them.")));
+}
+
 /*
  * The synchronous_commit the clients of value `pos` run with, and the
  * synchronous_standby_names in effect during it.
  */
 static void
-wp_request_levels(const WpSweepRequest *req, int pos, const char **level, const char **names)
+wp_request_levels(const WpSweepRequest *req, int pos, const char **level, const char **names,
+				  bool *names_set)
 {
 	*level = NULL;
 	*names = NULL;
@@ -384,6 +486,7 @@ wp_request_levels(const WpSweepRequest *req, int pos, const char **level, const 
 	}
 	(void) wp_value_sets(req, pos, "synchronous_commit", level);
 	(void) wp_value_sets(req, pos, "synchronous_standby_names", names);
+	*names_set = *names != NULL;
 	if (*level == NULL)
 		*level = GetConfigOptionResetString("synchronous_commit");
 	if (*names == NULL)
@@ -403,14 +506,19 @@ wp_request_standby_check(const WpSweepRequest *req)
 	{
 		const char *level;
 		const char *names;
+		bool		names_set;
 		char	   *copy;
 		void	   *extra = NULL;
 		SyncRepConfigData *cfg;
 		StringInfoData seen;
 		int			able;
 
-		wp_request_levels(req, pos, &level, &names);
-		if (!wp_level_waits(level) || names == NULL || names[0] == '\0')
+		/*
+		 * the load's commits wait; or the sweep sets names that would make
+		 * every other session's commits wait, whatever the load's level
+		 */
+		wp_request_levels(req, pos, &level, &names, &names_set);
+		if ((!wp_level_waits(level) && !names_set) || names == NULL || names[0] == '\0')
 			continue;
 		/* the value passed the GUC machinery's check already: parse it again */
 		copy = pstrdup(names);
@@ -424,14 +532,22 @@ wp_request_standby_check(const WpSweepRequest *req)
 			int			need = cfg->num_sync;
 
 			wp_guc_free(extra);
+			if (wp_level_waits(level))
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("synchronous_commit = %s needs %d synchronous standby%s, and %d %s connected and streaming",
+								level, need, need == 1 ? "" : "s", able, able == 1 ? "is" : "are"),
+						 errdetail("With synchronous_standby_names = '%s' (value %d of the sweep), every commit of the load would wait for %s. Walsenders now: %s.",
+								   names, pos + 1, need == 1 ? "it" : "them",
+								   seen.len > 0 ? seen.data : "none"),
+						 errhint("Start the standby and wait until pg_stat_replication shows it streaming, with an application_name synchronous_standby_names names; or sweep synchronous_commit = local.")));
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("synchronous_commit = %s needs %d synchronous standby%s, and %d %s connected and streaming",
-							level, need, need == 1 ? "" : "s", able, able == 1 ? "is" : "are"),
-					 errdetail("With synchronous_standby_names = '%s' (value %d of the sweep), every commit of the load would wait for %s. Walsenders now: %s.",
-							   names, pos + 1, need == 1 ? "it" : "them",
-							   seen.len > 0 ? seen.data : "none"),
-					 errhint("Start the standby and wait until pg_stat_replication shows it streaming, with an application_name synchronous_standby_names names; or sweep synchronous_commit = local.")));
+					 errmsg("synchronous_standby_names = '%s' names %d synchronous standby%s, and %d %s connected and streaming",
+							names, need, need == 1 ? "" : "s", able, able == 1 ? "is" : "are"),
+					 errdetail("Set by value %d of the sweep, it would make every commit of the server that waits for standbys (synchronous_commit on, remote_write or remote_apply) wait for ever, not only the load's. Walsenders now: %s.",
+							   pos + 1, seen.len > 0 ? seen.data : "none"),
+					 errhint("Start the standby and wait until pg_stat_replication shows it streaming, or leave synchronous_standby_names out of the sweep.")));
 		}
 		wp_guc_free(extra);
 	}
@@ -463,11 +579,10 @@ wp_sync_state(int pid, int priority, SyncRepStandbyData *sync, int nsync)
 {
 	if (priority == 0)
 		return "async";
-	if (SyncRepConfig != NULL && SyncRepConfig->syncrep_method == SYNC_REP_QUORUM)
-		return "quorum";
 	for (int i = 0; i < nsync; i++)
 		if (sync[i].pid == pid)
-			return "sync";
+			return SyncRepConfig != NULL && SyncRepConfig->syncrep_method == SYNC_REP_QUORUM ?
+				"quorum" : "sync";
 	return "potential";
 }
 

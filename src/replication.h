@@ -67,6 +67,8 @@ extern bool wp_syncrep_ready_now(char **why);
 extern void wp_request_standby_check(const WpSweepRequest *req);
 extern int	wp_syncrep_waiting(void);
 extern int	wp_syncrep_release(Oid roleid);
+extern int	wp_load_syncrep_waiting(Oid roleid);
+extern void wp_load_end(Oid roleid, long ms);
 extern void wp_standbys_sample(WpStandbyFig *figs, int *nfigs);
 extern void wp_standbys_finish(WpStandbyFig *figs, int nfigs);
 extern void wp_syncrep_tick(void);

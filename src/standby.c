@@ -4,16 +4,20 @@
  *		The standby's own side of a step, over libpq: run_sweep's
  *		standby_conninfo.
  *
- * run_sweep checks the connection as the caller: it must reach a server in
- * recovery, and a role without superuser must give a password that the
- * connection used (as dblink requires: the server's own credentials, its
- * Unix-socket peer identity and its password file, are not the caller's).
- * The coordinator connects at its first step and reads, at each window's
- * edges, the standby's WAL writes and fsyncs: from its walpressure sampler
- * when the standby preloads walpressure (with its disk's write IOPS), else
- * from pg_stat_wal (pg_stat_io from 18).  Every call has a deadline and
- * waits on the latch: a standby that stops answering costs the step those
- * figures, never a hang.
+ * Only a superuser may give it: the connection is the server's, made with
+ * the server's own credentials (its Unix-socket peer identity, password
+ * file, client certificates, Kerberos cache), from the database host; a
+ * role without superuser would reach, with them, what it cannot reach
+ * itself.  run_sweep checks that it parses and reaches a server in
+ * recovery.  The coordinator connects at its first step and reads, at each
+ * window's edges, the WAL the standby received and its WAL writes and
+ * fsyncs: from its walpressure sampler when the standby preloads
+ * walpressure (with its disk's write IOPS), else from pg_stat_wal
+ * (pg_stat_io from 18).  Every call has a deadline and waits on the latch
+ * (name resolution excepted: give the standby's address); a standby that
+ * stops answering costs the step those figures, never a hang.  What the
+ * standby sends back is checked before it is read: a server that answers
+ * with other columns, rows or types costs the figures, not the process.
  *
  * IDENTIFICATION
  *	  src/standby.c
@@ -21,6 +25,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <math.h>
 
 #include "libpq-fe.h"
 #include "miscadmin.h"
@@ -32,11 +38,6 @@
 #include "replication.h"
 
 #define WP_STANDBY_TIMEOUT_MS	3000
-
-/* options a role without superuser may not give: they read the server's files */
-static const char *const wp_server_file_options[] = {
-	"passfile", "service", "sslcert", "sslkey", "sslpassword", "sslrootcert", "sslcrl", "sslcrldir"
-};
 
 static PGconn *wp_conn = NULL;
 
@@ -50,6 +51,42 @@ wp_pq_message(const char *msg)
 	while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
 		m[--len] = '\0';
 	return m;
+}
+
+static void
+wp_notice_ignore(void *arg, const char *message)
+{
+}
+
+/*
+ * A result of `rows` rows of `cols` columns, none NULL: the only shape this
+ * file reads.  Anything else (a server that is not the standby it claims
+ * to be) is refused before PQgetvalue, which returns NULL out of range.
+ */
+static bool
+wp_result_shape(const PGresult *res, int rows, int cols)
+{
+	if (res == NULL || PQresultStatus(res) != PGRES_TUPLES_OK ||
+		PQntuples(res) != rows || PQnfields(res) != cols)
+		return false;
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++)
+			if (PQgetisnull(res, r, c))
+				return false;
+	return true;
+}
+
+/* A number the standby sent; false when it is not a finite one. */
+static bool
+wp_result_number(const PGresult *res, int row, int col, double *out)
+{
+	char	   *end;
+	const char *v = PQgetvalue(res, row, col);
+
+	if (v == NULL)
+		return false;
+	*out = strtod(v, &end);
+	return end != v && *end == '\0' && isfinite(*out);
 }
 
 /* Wait for the socket (or the deadline); false when it passed. */
@@ -84,6 +121,8 @@ wp_connect(const char *conninfo, char **err)
 		*err = "out of memory";
 		return NULL;
 	}
+	/* the standby's notices go nowhere (libpq's default prints them on stderr) */
+	PQsetNoticeProcessor(conn, wp_notice_ignore, NULL);
 	while (PQstatus(conn) != CONNECTION_BAD && st != PGRES_POLLING_OK &&
 		   st != PGRES_POLLING_FAILED)
 	{
@@ -157,21 +196,25 @@ wp_query(PGconn *conn, const char *sql, char **err)
 }
 
 /*
- * Check standby_conninfo as the caller and keep it in the request: it
- * parses, a role without superuser gives a password (and no option naming
- * the server's files), and it reaches a server in recovery.
+ * Check standby_conninfo as the caller and keep it in the request: a
+ * superuser's, it parses, and it reaches a server in recovery.
  */
 void
 wp_request_standby_conninfo(WpSweepRequest *req, const char *conninfo)
 {
 	char	   *perr = NULL;
 	PQconninfoOption *opts;
-	bool		has_password = false;
-	PGconn	   *conn;
+	PGconn	   *volatile conn = NULL;
 	PGresult   *res;
-	char	   *err;
-	bool		super = superuser();
+	char	   *err = NULL;
+	bool		standby = false;
 
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only a superuser may give standby_conninfo"),
+				 errdetail("The server connects to the standby with its own credentials (its Unix-socket identity, password file, certificates), which are not the caller's."),
+				 errhint("Have a superuser run the sweep, or run it without standby_conninfo: the standby's lags and the wait for it are recorded without it.")));
 	if (strlen(conninfo) >= sizeof(req->standby_conninfo))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -183,59 +226,40 @@ wp_request_standby_conninfo(WpSweepRequest *req, const char *conninfo)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("standby_conninfo is not a connection string: %s",
 						perr ? wp_pq_message(perr) : "out of memory"),
-				 errhint("For example standby_conninfo => 'host=10.0.0.2 port=5432 dbname=postgres user=monitor password=...'.")));
-	for (PQconninfoOption *o = opts; o->keyword; o++)
-	{
-		if (o->val == NULL || o->val[0] == '\0')
-			continue;
-		if (strcmp(o->keyword, "password") == 0)
-			has_password = true;
-		for (int i = 0; !super && i < lengthof(wp_server_file_options); i++)
-			if (strcmp(o->keyword, wp_server_file_options[i]) == 0)
-			{
-				PQconninfoFree(opts);
-				ereport(ERROR,
-						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("only a superuser may give %s in standby_conninfo", wp_server_file_options[i]),
-						 errdetail("It names a file of the server's, which the connection would use as its own.")));
-			}
-	}
+				 errhint("For example standby_conninfo => 'hostaddr=10.0.0.2 port=5432 dbname=postgres user=monitor'.")));
 	PQconninfoFree(opts);
-	if (!super && !has_password)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("standby_conninfo must give a password"),
-				 errdetail("The server connects to the standby: without a password it would use the server's own credentials, which are not yours."),
-				 errhint("Add password=... for a role of the standby, or have a superuser run the sweep.")));
 
-	conn = wp_connect(conninfo, &err);
+	/* the connection is closed whatever happens, a cancel included */
+	PG_TRY();
+	{
+		conn = wp_connect(conninfo, &err);
+		if (conn != NULL)
+		{
+			res = wp_query(conn, "SELECT pg_catalog.pg_is_in_recovery()", &err);
+			if (res != NULL && !wp_result_shape(res, 1, 1))
+				err = "it did not answer pg_is_in_recovery() with one value";
+			else if (res != NULL)
+				standby = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+			if (res != NULL)
+				PQclear(res);
+		}
+	}
+	PG_FINALLY();
+	{
+		if (conn != NULL)
+			PQfinish(conn);
+	}
+	PG_END_TRY();
 	if (conn == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
 				 errmsg("could not connect to the standby of standby_conninfo"),
 				 errdetail("%s", err)));
-	if (!super && !PQconnectionUsedPassword(conn))
-	{
-		PQfinish(conn);
-		ereport(ERROR,
-				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
-				 errmsg("the standby did not ask for the password of standby_conninfo"),
-				 errdetail("A role without superuser may connect only with a password the standby checks."),
-				 errhint("Have the standby's pg_hba.conf ask this role for a password.")));
-	}
-	res = wp_query(conn, "SELECT pg_catalog.pg_is_in_recovery()", &err);
-	if (res == NULL || PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "t") != 0)
-	{
-		if (res)
-			PQclear(res);
-		PQfinish(conn);
+	if (!standby)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("standby_conninfo reaches a server that is not a standby"),
-				 errdetail("%s", res ? "pg_is_in_recovery() is false there." : err)));
-	}
-	PQclear(res);
-	PQfinish(conn);
+				 errdetail("%s", err ? err : "pg_is_in_recovery() is false there.")));
 	strlcpy(req->standby_conninfo, conninfo, sizeof(req->standby_conninfo));
 }
 
@@ -253,7 +277,9 @@ wp_conninfo_redacted(const char *conninfo)
 	initStringInfo(&out);
 	for (PQconninfoOption *o = opts; o->keyword; o++)
 	{
-		if (o->val == NULL || o->val[0] == '\0' || strcmp(o->keyword, "password") == 0)
+		/* secrets (password, sslpassword, ...) are the options libpq hides */
+		if (o->val == NULL || o->val[0] == '\0' || strcmp(o->keyword, "password") == 0 ||
+			(o->dispchar != NULL && strchr(o->dispchar, '*') != NULL))
 			continue;
 		appendStringInfo(&out, "%s%s='", out.len > 0 ? " " : "", o->keyword);
 		for (const char *c = o->val; *c; c++)
@@ -305,6 +331,7 @@ wp_standby_edge(void)
 	PGresult   *res;
 	char	   *err;
 	WpStandbyEdge *e;
+	double		epoch;
 
 	res = wp_query(wp_conn,
 				   "SELECT extract(epoch FROM pg_catalog.clock_timestamp()),"
@@ -317,30 +344,39 @@ wp_standby_edge(void)
 				   &err);
 	if (res == NULL)
 	{
+		/* a query cut by its deadline may still run there: a new connection next time */
 		ereport(LOG, (errmsg("walpressure could not read the standby: %s", err)));
+		wp_standby_disconnect();
 		return NULL;
 	}
 	e = palloc0(sizeof(WpStandbyEdge));
-	e->at = (TimestampTz) (strtod(PQgetvalue(res, 0, 0), NULL) * USECS_PER_SEC);
+	if (!wp_result_shape(res, 1, 4) || !wp_result_number(res, 0, 0, &epoch) ||
+		!wp_result_number(res, 0, 3, &e->received))
+	{
+		ereport(LOG, (errmsg("walpressure could not read the standby: it answered with something else")));
+		PQclear(res);
+		return NULL;
+	}
+	e->at = (TimestampTz) (epoch * USECS_PER_SEC);
 	e->source = strcmp(PQgetvalue(res, 0, 2), "t") == 0 ? "walpressure" :
 		strcmp(PQgetvalue(res, 0, 1), "pg_stat_io") == 0 ? "pg_stat_io" : "pg_stat_wal";
-	e->received = PQgetisnull(res, 0, 3) ? -1 : strtod(PQgetvalue(res, 0, 3), NULL);
 	PQclear(res);
 	if (strcmp(e->source, "walpressure") == 0)
 		return e;
 	res = wp_query(wp_conn, strcmp(e->source, "pg_stat_io") == 0 ?
 				   "SELECT sum(writes), sum(fsyncs) FROM pg_catalog.pg_stat_io WHERE object = 'wal'" :
 				   "SELECT wal_write, wal_sync FROM pg_catalog.pg_stat_wal", &err);
-	if (res == NULL || PQntuples(res) != 1)
+	if (res == NULL || !wp_result_shape(res, 1, 2) || !wp_result_number(res, 0, 0, &e->writes) ||
+		!wp_result_number(res, 0, 1, &e->fsyncs))
 	{
 		ereport(LOG, (errmsg("walpressure could not read the standby's WAL statistics: %s",
-							 res ? "no row" : err)));
+							 res ? "it answered with something else" : err)));
 		if (res)
 			PQclear(res);
+		else
+			wp_standby_disconnect();
 		return NULL;
 	}
-	e->writes = strtod(PQgetvalue(res, 0, 0), NULL);
-	e->fsyncs = strtod(PQgetvalue(res, 0, 1), NULL);
 	PQclear(res);
 	return e;
 }
@@ -376,31 +412,35 @@ wp_standby_window_end(void *begin, double seconds, WpStandbySide *side)
 	if (strcmp(e->source, "walpressure") == 0)
 	{
 		char	   *err;
-		char	   *sql = psprintf("SELECT sum(wal_writes), sum(wal_fsyncs), sum(write_iops * seconds),"
-								   " sum(seconds) FILTER (WHERE write_iops IS NOT NULL), sum(seconds)"
+		char	   *sql = psprintf("SELECT pg_catalog.sum(wal_writes), pg_catalog.sum(wal_fsyncs),"
+								   " coalesce(pg_catalog.sum(write_iops * seconds), 0),"
+								   " coalesce(pg_catalog.sum(seconds) FILTER (WHERE write_iops IS NOT NULL), 0),"
+								   " pg_catalog.sum(seconds)"
 								   " FROM walpressure.sample_rows()"
 								   " WHERE sample_time > pg_catalog.to_timestamp(%.6f)"
 								   " AND sample_time <= pg_catalog.to_timestamp(%.6f)",
 								   (double) b->at / USECS_PER_SEC, (double) e->at / USECS_PER_SEC);
 		PGresult   *res = wp_query(wp_conn, sql, &err);
-		double		secs;
+		double		writes,
+					fsyncs,
+					io,
+					io_secs,
+					secs;
 
-		if (res == NULL || PQntuples(res) != 1 || PQgetisnull(res, 0, 4))
+		/* sums over no interval are NULL: the shape check refuses them too */
+		if (res != NULL && wp_result_shape(res, 1, 5) &&
+			wp_result_number(res, 0, 0, &writes) && wp_result_number(res, 0, 1, &fsyncs) &&
+			wp_result_number(res, 0, 4, &secs) && secs > 0)
 		{
-			if (res)
-				PQclear(res);
-			return;
+			side->wal_writes_per_s = writes / secs;
+			side->wal_fsyncs_per_s = fsyncs / secs;
+			if (wp_result_number(res, 0, 2, &io) && wp_result_number(res, 0, 3, &io_secs) && io_secs > 0)
+				side->write_iops = io / io_secs;
 		}
-		secs = strtod(PQgetvalue(res, 0, 4), NULL);
-		if (secs > 0)
-		{
-			side->wal_writes_per_s = strtod(PQgetvalue(res, 0, 0), NULL) / secs;
-			side->wal_fsyncs_per_s = strtod(PQgetvalue(res, 0, 1), NULL) / secs;
-		}
-		if (!PQgetisnull(res, 0, 2) && strtod(PQgetvalue(res, 0, 3), NULL) > 0)
-			side->write_iops = strtod(PQgetvalue(res, 0, 2), NULL) /
-				strtod(PQgetvalue(res, 0, 3), NULL);
-		PQclear(res);
+		if (res)
+			PQclear(res);
+		else
+			wp_standby_disconnect();
 		return;
 	}
 	seconds = (double) (e->at - b->at) / USECS_PER_SEC;

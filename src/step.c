@@ -46,13 +46,18 @@ static const WpLoadEngine *wp_engine = NULL;
 static bool wp_load_gone = false;	/* the load ended early (engine->lost) */
 
 /*
- * The step's commits wait for a synchronous standby: it is watched at
- * every wait, and when it is not there for WP_STANDBY_GRACE_MS the step
- * ends (wp_standby_gone, why in wp_standby_why).
+ * The synchronous standbys are watched at every wait of a step: when those
+ * synchronous_standby_names asks for are not there for WP_STANDBY_GRACE_MS
+ * and the step's commits wait for them (its synchronous_commit says so, or
+ * its backends are found waiting: a script may SET it), the step ends
+ * (wp_standby_gone, why in wp_standby_why).
  */
 #define WP_STANDBY_GRACE_MS		1000
 #define WP_STANDBY_START_WAIT_MS 5000
+#define WP_LOAD_END_MS			5000
+static bool wp_standby_watch = false;
 static bool wp_standby_needed = false;
+static Oid	wp_load_role = InvalidOid;
 static bool wp_standby_gone = false;
 static char *wp_standby_why = NULL;
 static TimestampTz wp_standby_unready_since = 0;
@@ -62,9 +67,10 @@ wp_step_watch_standby(void)
 {
 	char	   *why = NULL;
 
-	if (!wp_standby_needed || wp_standby_gone)
+	if (!wp_standby_watch || wp_standby_gone)
 		return;
-	if (wp_syncrep_ready_now(&why))
+	if (wp_syncrep_ready_now(&why) ||
+		(!wp_standby_needed && wp_load_syncrep_waiting(wp_load_role) == 0))
 	{
 		wp_standby_unready_since = 0;
 		return;
@@ -276,7 +282,12 @@ wp_step_standby_there(const WpStepPlan *plan, int step)
 
 	while (!wp_syncrep_ready_now(&why))
 	{
-		if (GetCurrentTimestamp() >= deadline || wp_job_cancelled())
+		if (wp_job_cancelled())
+		{
+			wp_standby_why = "the sweep was cancelled while it waited for its standby";
+			return false;
+		}
+		if (GetCurrentTimestamp() >= deadline)
 		{
 			wp_standby_why = why;
 			if (!plan->req->standby_loss_skip)
@@ -343,7 +354,9 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 
 	wp_engine = engine;
 	wp_load_gone = false;
+	wp_standby_watch = false;
 	wp_standby_needed = false;
+	wp_load_role = spec->roleoid;
 	wp_standby_gone = false;
 	wp_standby_why = NULL;
 	wp_standby_unready_since = 0;
@@ -387,6 +400,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 		r->discarded = psprintf("skipped: %s", wp_standby_why);
 		return true;
 	}
+	wp_standby_watch = true;
 
 	/*
 	 * the same WAL state at every step's start: no pending full-page images.
@@ -418,7 +432,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	{
 		/* lost in the warm-up: nothing measured, the step is skipped */
 		engine->cut();
-		(void) wp_syncrep_release(spec->roleoid);
+		wp_load_end(spec->roleoid, WP_LOAD_END_MS);
 		engine->stop(true);
 		(void) wp_syncrep_release(spec->roleoid);
 		r->standby_lost = r->skipped = true;
@@ -451,11 +465,11 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
 	if (!wp_step_window(plan, k, r, samples, marks, max_samples, nsamples))
 		goto stop;
-	/* the standby is lost: end the load now and its commits' waits */
+	/* the standby is lost: end the load now, and its backends */
 	if (wp_standby_gone)
 	{
 		engine->cut();
-		(void) wp_syncrep_release(spec->roleoid);
+		wp_load_end(spec->roleoid, WP_LOAD_END_MS);
 	}
 
 	/* window end: the clients' own figures now, the server's after they exit */
