@@ -202,19 +202,8 @@ wp_walsnd_state_name(WalSndState state)
 	return "?";
 }
 
-/*
- * Whether commits can wait for a standby now: synchronous_standby_names
- * names some (as this process last read the configuration) and walsenders
- * run.  The sampler's fast tick runs only then.
- */
-bool
-wp_syncrep_possible(void)
-{
-	return SyncRepConfig != NULL && wp_have_walsenders();
-}
-
 /* Whether any walsender runs. */
-bool
+static bool
 wp_have_walsenders(void)
 {
 	if (WalSndCtl == NULL)
@@ -226,10 +215,21 @@ wp_have_walsenders(void)
 }
 
 /*
+ * Whether commits can wait for a standby now: synchronous_standby_names
+ * names some (as this process last read the configuration) and walsenders
+ * run.  The sampler's fast tick runs only then.
+ */
+bool
+wp_syncrep_possible(void)
+{
+	return SyncRepConfig != NULL && wp_have_walsenders();
+}
+
+/*
  * How many processes wait in IPC:SyncRep right now (PGPROC's
  * wait_event_info, read without a lock as pg_stat_activity does).
  */
-int
+static int
 wp_syncrep_waiting(void)
 {
 	int			n = 0;

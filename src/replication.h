@@ -20,13 +20,6 @@
 
 #include "request.h"
 
-/* what a sweep does when its synchronous standby is lost */
-typedef enum WpStandbyLoss
-{
-	WP_LOSS_STOP,				/* the sweep fails after recording the step */
-	WP_LOSS_SKIP				/* it goes on; steps that need the standby are skipped */
-} WpStandbyLoss;
-
 #define WP_STANDBYS_MAX		16	/* standbys recorded per step */
 
 /* One standby over a step's window, from its walsender each second. */
@@ -65,14 +58,12 @@ extern const char *wp_default_sync_commit(void);
 extern void wp_repl_coordinator_begin(void);
 extern bool wp_syncrep_ready_now(char **why);
 extern void wp_request_standby_check(const WpSweepRequest *req);
-extern int	wp_syncrep_waiting(void);
 extern int	wp_syncrep_release(Oid roleid);
 extern int	wp_load_syncrep_waiting(Oid roleid);
 extern void wp_load_end(Oid roleid, long ms);
 extern void wp_standbys_sample(WpStandbyFig *figs, int *nfigs);
 extern void wp_standbys_finish(WpStandbyFig *figs, int nfigs);
 extern void wp_syncrep_tick(void);
-extern bool wp_have_walsenders(void);
 extern bool wp_syncrep_possible(void);
 
 /* standby.c */
