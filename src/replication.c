@@ -311,7 +311,8 @@ wp_standbys_able(const SyncRepConfigData *cfg, bool by_name, bool stale_matters,
 
 	if (WalSndCtl == NULL)
 		return 0;
-	if (by_name)
+	/* names are read from the backends' status, only where needed */
+	if (by_name || seen)
 		pgstat_clear_snapshot();
 	for (int i = 0; i < max_wal_senders; i++)
 	{
@@ -322,7 +323,9 @@ wp_standbys_able(const SyncRepConfigData *cfg, bool by_name, bool stale_matters,
 
 		if (!wp_walsnd_read(i, &w))
 			continue;
-		wp_appname_of(w.pid, name, sizeof(name));
+		name[0] = '\0';
+		if (by_name || seen)
+			wp_appname_of(w.pid, name, sizeof(name));
 		if (by_name)
 		{
 			const char *m = cfg->member_names;
@@ -358,11 +361,16 @@ wp_syncrep_ready_now(char **why)
 {
 	StringInfoData seen;
 	int			able;
+	bool		waiting;
 
 	if (SyncRepConfig == NULL || SyncRepConfig->num_sync <= 0)
 		return true;
+	waiting = wp_syncrep_waiting() > 0;
+	if (wp_standbys_able(SyncRepConfig, false, waiting, NULL) >= SyncRepConfig->num_sync)
+		return true;
+	/* not there: look again, naming what the walsenders show */
 	initStringInfo(&seen);
-	able = wp_standbys_able(SyncRepConfig, false, wp_syncrep_waiting() > 0, &seen);
+	able = wp_standbys_able(SyncRepConfig, false, waiting, &seen);
 	if (able >= SyncRepConfig->num_sync)
 		return true;
 	if (why)
