@@ -115,7 +115,8 @@ FROM walpressure.steps WHERE sweep_id = $id AND value = 'on'});
 note "on: the standby received $wal_mb_s MB/s, the primary wrote $primary_mb_s MB/s; standby write IOPS $iops";
 cmp_ok(abs($wal_mb_s - $primary_mb_s), '<=', 0.25 * $primary_mb_s,
 	"the standby's WAL rate is the primary's, within 25%");
-ok(defined $iops && $iops ne '' && $iops > 0, "the standby's write IOPS are recorded");
+# (its disk's writes: the test clusters run with fsync = off, so they may be 0)
+ok(defined $iops && $iops ne '' && $iops >= 0, "the standby's write IOPS are recorded");
 is(q1("SELECT standby_conninfo !~ 'password' FROM walpressure.sweeps WHERE sweep_id = $id"), 't',
 	'the sweep keeps the connection string without a password');
 
