@@ -233,6 +233,19 @@ wp_same_value(const char *vartype, int flags, const char *a, const char *b)
 }
 
 /*
+ * A setting as a new session of the sweep's role gets it, as SHOW shows it:
+ * this session's, but for synchronous_commit, which the coordinator sets
+ * to local for its own commits (replication.c).
+ */
+static const char *
+wp_clients_setting(const char *name)
+{
+	if (strcmp(name, "synchronous_commit") == 0)
+		return wp_default_sync_commit();
+	return GetConfigOptionByName(name, NULL, false);
+}
+
+/*
  * The swept setting's value as the sweep found it, what a new session of
  * the caller in this database gets (this worker connected as one), and the
  * index of the value that means the same, -1 when none does.  NULL for the
@@ -242,7 +255,7 @@ wp_same_value(const char *vartype, int flags, const char *a, const char *b)
 static bool
 wp_is_current(const char *name, const char *value)
 {
-	const char *cur = GetConfigOptionByName(name, NULL, false); /* as SHOW shows it */
+	const char *cur = wp_clients_setting(name);	/* as SHOW shows it */
 	char	   *vartype;
 
 	if (SPI_execute_with_args("SELECT vartype FROM pg_catalog.pg_settings WHERE name = $1",
@@ -288,7 +301,7 @@ wp_current_value(const WpSweepRequest *req, int *pos)
 			*pos = i;
 			break;
 		}
-	return GetConfigOptionByName(req->setting, NULL, false);
+	return wp_clients_setting(req->setting);
 }
 
 /* The first line of a small file under /sys, or NULL. */
@@ -419,7 +432,8 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 
 	/* what the server was running with, and which walpressure */
 	if (SPI_execute_with_args("UPDATE walpressure.sweeps SET "
-							  "server_settings = (SELECT pg_catalog.jsonb_object_agg(name, setting) "
+							  "server_settings = (SELECT pg_catalog.jsonb_object_agg(name, "
+							  "  CASE WHEN name = 'synchronous_commit' THEN reset_val ELSE setting END) "
 							  "  FROM pg_catalog.pg_settings WHERE name IN (" WP_SNAPSHOT_SETTINGS ")), "
 							  "walpressure_version = (SELECT extversion FROM pg_catalog.pg_extension "
 							  "  WHERE extname = 'walpressure') "

@@ -117,6 +117,9 @@ cmp_ok(abs($wal_mb_s - $primary_mb_s), '<=', 0.25 * $primary_mb_s,
 	"the standby's WAL rate is the primary's, within 25%");
 # (its disk's writes: the test clusters run with fsync = off, so they may be 0)
 ok(defined $iops && $iops ne '' && $iops >= 0, "the standby's write IOPS are recorded");
+# the coordinator's own commits are local: what it records is the server's
+is(q1("SELECT server_settings->>'synchronous_commit' FROM walpressure.sweeps WHERE sweep_id = $id"), 'on',
+	"the sweep records the server's synchronous_commit, not its coordinator's own");
 is(q1("SELECT standby_conninfo !~ 'password' FROM walpressure.sweeps WHERE sweep_id = $id"), 't',
 	'the sweep keeps the connection string without a password');
 
