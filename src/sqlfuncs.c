@@ -33,8 +33,7 @@ PG_FUNCTION_INFO_V1(wp_sample_rows);
 PG_FUNCTION_INFO_V1(wp_reset);
 
 #define WP_LIVE_WINDOW_MS	60000
-#define WP_LIVE_COLS		21
-#define WP_LIVE_COLS_0_5	19	/* before 0.6.0 added the sync-rep wait */
+#define WP_LIVE_COLS		21	/* 19 before 0.6.0: the row is cut to the SQL's */
 #define WP_SAMPLE_COLS		25
 
 /*
@@ -125,8 +124,9 @@ wp_live_row(Tuplestorestate *ts, TupleDesc desc, const char *window,
 	wp_set_ratio(values, nulls, 18, DELTA(wal_buffers_full), seconds);
 
 	/*
-	 * the time commits waited for standbys (the sampler's, while walsenders
-	 * run), as a share of their commit time and per commit; none without
+	 * the time commits waited for standbys (the sampler's, while standbys
+	 * are named and walsenders run), as a share of their commit time and per
+	 * commit; none otherwise
 	 */
 	if (DELTA(syncrep_wait_us) > 0 || wp_syncrep_possible())
 	{
