@@ -47,25 +47,15 @@ SHLIB_LINK = -lcgroup
 # standby_conninfo: the coordinator is a libpq client of the standby
 SHLIB_LINK_INTERNAL = $(libpq)
 
-# The install script, from SQL pieces by concern (in this order).
-SQL_PIECES = \
-	sql/install/01_live.sql \
-	sql/install/02_tables.sql \
-	sql/install/03_results.sql \
-	sql/install/04_sweep_api.sql \
-	sql/install/05_disk.sql \
-	sql/install/06_reading.sql
-# The version the install script is built as (walpressure.control's
-# default_version).  A released version's script is frozen in sql/releases/;
-# every later SQL change comes with a new version, its own full script and a
-# sql/walpressure--OLD--NEW.sql update script (test/run checks all three).
+# The install script and the update scripts, assembled from each SQL source
+# kept once (sql/assemble says how): the current version's install script,
+# and one update script from each earlier release (sql/RELEASES) to it.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(srcdir)/walpressure.control)
-DATA_built = walpressure--$(EXTVERSION).sql
-# earlier releases' scripts (CREATE EXTENSION ... VERSION, for updates) and
-# the update scripts between them
-# (PGXS installs DATA from $(srcdir): the names are relative to it)
-DATA = $(patsubst $(srcdir)/%,%,$(filter-out $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql,\
-	$(wildcard $(srcdir)/sql/releases/walpressure--*.sql) $(wildcard $(srcdir)/sql/walpressure--*--*.sql)))
+RELEASED = $(shell sed -e 's/\#.*//' $(srcdir)/sql/RELEASES | awk 'NF {print $$1}')
+UPDATE_FROM = $(filter-out $(EXTVERSION),$(RELEASED))
+SQL_SOURCES = $(srcdir)/walpressure.control $(srcdir)/sql/assemble $(srcdir)/sql/RELEASES \
+	$(srcdir)/sql/tables.sql $(wildcard $(srcdir)/sql/objects/*.sql) $(wildcard $(srcdir)/sql/updates/*.sql)
+DATA_built = walpressure--$(EXTVERSION).sql $(foreach v,$(UPDATE_FROM),walpressure--$(v)--$(EXTVERSION).sql)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 
 REGRESS = live samples privileges sweep_errors iops_cap statistics
@@ -91,23 +81,11 @@ ifdef VPATH
 $(shell mkdir -p src)
 endif
 
-walpressure--$(EXTVERSION).sql: $(SQL_PIECES)
-	sed '1s/@EXTVERSION@/$(EXTVERSION)/' $^ > $@
+walpressure--$(EXTVERSION).sql: $(SQL_SOURCES)
+	sh $(srcdir)/sql/assemble install > $@
 
-# The current version's script, once released, never changes: fails if the
-# pieces no longer build the frozen sql/releases/walpressure--VERSION.sql.
-.PHONY: check-frozen
-check-frozen: walpressure--$(EXTVERSION).sql
-	@if [ -f $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql ]; then \
-		if cmp -s $< $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql; then \
-			echo "ok 1 - walpressure--$(EXTVERSION).sql is the frozen release"; \
-		else \
-			echo "not ok 1 - sql/install/ changed after $(EXTVERSION) was released: give the change a new version and an update script"; \
-			diff $(srcdir)/sql/releases/walpressure--$(EXTVERSION).sql $< | head -n 20; \
-		fi; \
-	else \
-		echo "ok 1 - $(EXTVERSION) is not released yet"; \
-	fi
+walpressure--%--$(EXTVERSION).sql: $(SQL_SOURCES)
+	sh $(srcdir)/sql/assemble update $* > $@
 
 .PHONY: installcheck-not-preloaded
 installcheck-not-preloaded:

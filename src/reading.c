@@ -7,7 +7,7 @@
  *		plain error ("no sweep 99", with a HINT), not the PL/pgSQL CONTEXT
  *		lines psql prints after an error raised inside a PL/pgSQL function.
  *		The rest are the SQL functions _report, _plot, _compare, _export,
- *		_import and _prewarm (sql/install/), run through SPI as the caller.
+ *		_import and _prewarm (sql/objects/), run through SPI as the caller.
  *
  * IDENTIFICATION
  *	  src/reading.c

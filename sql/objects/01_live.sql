@@ -1,13 +1,8 @@
-/* walpressure--@EXTVERSION@.sql, built by the Makefile from sql/install/ */
-
--- complain if script is sourced in psql, rather than via CREATE EXTENSION
-\echo Use "CREATE EXTENSION walpressure" to load this file. \quit
-
 --
 -- Live instrumentation: what the commit probe and the sampler see.
 --
 
-CREATE FUNCTION live_figures(
+CREATE OR REPLACE FUNCTION live_figures(
     OUT period text,
     OUT since timestamptz,
     OUT seconds float8,
@@ -36,7 +31,7 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION live_figures() IS
 'WAL flush figures since reset() and over the last 60 s; read them through walpressure.live';
 
-CREATE VIEW live AS
+CREATE OR REPLACE VIEW live AS
 SELECT period,
        since,
        round(seconds::numeric, 1) AS seconds,
@@ -63,7 +58,7 @@ FROM live_figures();
 COMMENT ON VIEW live IS
 'How this server flushes its WAL: since reset() and over the last 60 s.  syncrep_wait_pct: the share of the commits'' time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond while synchronous_standby_names names standbys and walsenders run), syncrep_wait_ms: that wait per commit; NULL otherwise';
 
-CREATE FUNCTION sample_rows(
+CREATE OR REPLACE FUNCTION sample_rows(
     OUT sample_time timestamptz,
     OUT seconds float8,
     OUT commits bigint,
@@ -96,7 +91,7 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION sample_rows() IS
 'The sampler''s ring, one row per interval; read it through walpressure.samples';
 
-CREATE VIEW samples AS
+CREATE OR REPLACE VIEW samples AS
 SELECT sample_time,
        round(seconds::numeric, 3) AS seconds,
        commits,
@@ -128,7 +123,7 @@ ORDER BY sample_time DESC;
 COMMENT ON VIEW samples IS
 'One row per walpressure.sample_interval, newest first: the activity of that interval and the waits at its end';
 
-CREATE FUNCTION reset()
+CREATE OR REPLACE FUNCTION reset()
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_reset'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;

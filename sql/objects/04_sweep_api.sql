@@ -2,7 +2,7 @@
 -- Preparing the data.
 --
 
-CREATE FUNCTION init_pgbench(scale int DEFAULT 10)
+CREATE OR REPLACE FUNCTION init_pgbench(scale int DEFAULT 10)
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_init_pgbench'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
@@ -12,7 +12,7 @@ COMMENT ON FUNCTION init_pgbench(int) IS
 
 -- prewarm() after its check (the pgbench tables exist when no relation is
 -- named): the relations and their indexes.
-CREATE FUNCTION _prewarm(relations regclass[])
+CREATE OR REPLACE FUNCTION _prewarm(relations regclass[])
 RETURNS TABLE (relation regclass, blocks bigint)
 LANGUAGE plpgsql VOLATILE
 AS $$
@@ -58,7 +58,7 @@ $$;
 COMMENT ON FUNCTION _prewarm(regclass[]) IS
 'prewarm() after its check';
 
-CREATE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
+CREATE OR REPLACE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
 RETURNS TABLE (relation regclass, blocks bigint)
 AS 'MODULE_PATHNAME', 'wp_prewarm'
 LANGUAGE C VOLATILE;
@@ -71,35 +71,35 @@ COMMENT ON FUNCTION prewarm(regclass[]) IS
 --
 
 -- The settings a sweep can vary, or fix for all its steps.
-CREATE FUNCTION sweepable_settings()
+CREATE OR REPLACE FUNCTION sweepable_settings()
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_settings'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- Those of sweepable_settings() applied to the whole server (ALTER SYSTEM and
 -- a reload) and restored when the sweep ends.
-CREATE FUNCTION sweepable_server_settings()
+CREATE OR REPLACE FUNCTION sweepable_server_settings()
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_server_settings'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- The pseudo-parameters a sweep can vary: the load itself.
 -- round_trip_us: the emulated client round trip before each statement.
-CREATE FUNCTION sweepable_load()
+CREATE OR REPLACE FUNCTION sweepable_load()
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_load'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- What a crash with this value can lose: 'fsync=off', 'full_page_writes=off',
 -- 'synchronous_commit=off', or NULL.
-CREATE FUNCTION _data_loss(setting text, value text)
+CREATE OR REPLACE FUNCTION _data_loss(setting text, value text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'wp_data_loss_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
 -- An integer setting's value as the GUC machinery reads it ('1.5', '1e1',
 -- '0x5' are 2, 10, 5), NULL when it is not one: for the views.
-CREATE FUNCTION _int_setting(value text)
+CREATE OR REPLACE FUNCTION _int_setting(value text)
 RETURNS int
 AS 'MODULE_PATHNAME', 'wp_int_setting_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
@@ -110,7 +110,7 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- warmup an interval ('60 s') or a number of seconds (60); repeats a number
 -- of rounds or 'auto', and budget (an interval or seconds) the time the
 -- rounds of repeats => 'auto' may take.
-CREATE FUNCTION run_sweep(
+CREATE OR REPLACE FUNCTION run_sweep(
     setting text,
     vals "any",
     clients int DEFAULT 10,
@@ -137,7 +137,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) IS
 'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records';
 
-CREATE FUNCTION cancel_sweep(sweep_id bigint)
+CREATE OR REPLACE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'wp_cancel_sweep'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
@@ -145,7 +145,7 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION cancel_sweep(bigint) IS
 'Stop a running sweep and wait until it has stopped; the steps it finished are kept';
 
-CREATE FUNCTION progress_row(
+CREATE OR REPLACE FUNCTION progress_row(
     OUT pid int,
     OUT job text,
     OUT sweep_id bigint,
@@ -164,7 +164,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wp_progress'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
-CREATE VIEW progress AS
+CREATE OR REPLACE VIEW progress AS
 SELECT pid, job, sweep_id, database, run_by, step, steps_total, steps_done,
        setting, value, repeat, phase, round(phase_seconds::numeric, 1) AS phase_seconds,
        estimated_end
@@ -192,7 +192,7 @@ GRANT SELECT ON sweeps, steps, step_samples, step_statements, step_replication, 
 -- engine: pg_execute_server_program, which lets the role run any program as
 -- the server's OS user; engine => 'backend' needs none of it), and the rows
 -- of the pgbench tables the load reads and writes.  Returns each GRANT.
-CREATE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
+CREATE OR REPLACE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
 AS $$
@@ -245,7 +245,7 @@ COMMENT ON FUNCTION grant_sweeper(regrole, text) IS
 'Grant a role every right a sweep with the default arguments needs (engine => ''backend'': without pg_execute_server_program); returns the GRANTs';
 
 -- The reverse of grant_sweeper.
-CREATE FUNCTION revoke_sweeper(role regrole)
+CREATE OR REPLACE FUNCTION revoke_sweeper(role regrole)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
 AS $$
@@ -286,7 +286,7 @@ COMMENT ON FUNCTION revoke_sweeper(regrole) IS
 
 -- Delete the sweeps that ended before now() - older_than, with their steps
 -- and samples; a running sweep is never deleted.  Returns how many went.
-CREATE FUNCTION delete_sweeps(older_than interval)
+CREATE OR REPLACE FUNCTION delete_sweeps(older_than interval)
 RETURNS bigint
 LANGUAGE sql VOLATILE
 BEGIN ATOMIC

@@ -2,7 +2,7 @@
 -- The disk: a cgroup write-IOPS cap, and what one WAL flush costs.
 --
 
-CREATE FUNCTION set_iops_cap(write_iops int, read_iops int DEFAULT NULL, device text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION set_iops_cap(write_iops int, read_iops int DEFAULT NULL, device text DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_set_iops_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -10,7 +10,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION set_iops_cap(int, int, text) IS
 'Put every server process in walpressure.cgroup and cap the IOPS of the pg_wal disk (or device => ''MAJ:MIN'')';
 
-CREATE FUNCTION clear_iops_cap(device text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION clear_iops_cap(device text DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_clear_iops_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -18,7 +18,7 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION clear_iops_cap(text) IS
 'Remove the IOPS limits of the pg_wal disk (or device) from walpressure.cgroup';
 
-CREATE FUNCTION iops_cap_state(
+CREATE OR REPLACE FUNCTION iops_cap_state(
     OUT mode text,
     OUT cgroup text,
     OUT device text,
@@ -30,12 +30,12 @@ CREATE FUNCTION iops_cap_state(
 AS 'MODULE_PATHNAME', 'wp_iops_cap_state'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
-CREATE VIEW iops_cap AS SELECT * FROM iops_cap_state();
+CREATE OR REPLACE VIEW iops_cap AS SELECT * FROM iops_cap_state();
 
 COMMENT ON VIEW iops_cap IS
 'The cgroup cap: mode (v1/v2), cgroup, the pg_wal disk, its limits (NULL: none), server processes enrolled, and what is wrong if it cannot be set';
 
-CREATE FUNCTION probe_fsync(
+CREATE OR REPLACE FUNCTION probe_fsync(
     duration interval DEFAULT '5 s',
     block_size int DEFAULT 8192,
     OUT ops bigint,

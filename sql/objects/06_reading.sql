@@ -1,410 +1,6 @@
-/* walpressure 0.2.1 -> 0.3.0: advice against the current setting, plain errors, one call to grant a sweeper, compare, clean-up */
-
-\echo Use "ALTER EXTENSION walpressure UPDATE TO '0.3.0'" to load this file. \quit
-
--- the swept setting's value at the start, and the server's CPUs
-ALTER TABLE sweeps ADD COLUMN current_value text, ADD COLUMN current_pos int, ADD COLUMN cpus int,
-    ADD COLUMN wal_disk text, ADD COLUMN origin jsonb, ADD COLUMN auto_repeats bool NOT NULL DEFAULT false,
-    ADD COLUMN budget interval, ADD COLUMN rounds_stop text;
-COMMENT ON COLUMN sweeps.current_value IS
-'the swept setting''s value when the sweep started, as a new session of the role that ran it gets it (NULL: the load, not a setting): what best and results compare against';
-COMMENT ON COLUMN sweeps.current_pos IS
-'the position in vals of the value that means current_value (''200ms'' and ''200'' alike), NULL when none does';
-COMMENT ON COLUMN sweeps.cpus IS
-'CPUs online on the server when the sweep started';
-COMMENT ON COLUMN sweeps.wal_disk IS
-'the disk pg_wal was on when the sweep started: MAJ:MIN, its name, rotational or not';
-COMMENT ON COLUMN sweeps.origin IS
-'for a sweep brought in with import(): the server it ran on (system identifier, version, CPUs, disk, settings), its id there and when it was exported; NULL for a sweep that ran here';
-COMMENT ON COLUMN sweeps.auto_repeats IS
-'repeats => ''auto'' or a budget: rounds were added one at a time (repeats is then the fewest) until the answer was clear';
-COMMENT ON COLUMN sweeps.budget IS
-'the time the rounds of an auto-repeats sweep could take';
-COMMENT ON COLUMN sweeps.rounds_stop IS
-'why an auto-repeats sweep stopped adding rounds: decided (a value beats the baseline, or the baseline every other), narrow (every interval within 2%), the budget, or the most rounds';
--- when each second of a step ended
-ALTER TABLE step_samples ADD COLUMN sample_time timestamptz;
-
-COMMENT ON COLUMN step_samples.sample_time IS
-'when the second ended (NULL for samples recorded before walpressure 0.3.0)';
-
--- A running sweep's row stays: its coordinator writes to it until the end.
--- Rows of sweeps that ended, or whose coordinator is gone, may go.
-CREATE FUNCTION _sweeps_keep_running()
-RETURNS trigger
-AS 'MODULE_PATHNAME', 'wp_sweeps_keep_running'
-LANGUAGE C;
-
-CREATE TRIGGER keep_running BEFORE DELETE ON sweeps
-    FOR EACH ROW EXECUTE FUNCTION _sweeps_keep_running();
-CREATE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
-    FOR EACH STATEMENT EXECUTE FUNCTION _sweeps_keep_running();
-
--- run_sweep takes vals of any array type, durations as numbers of
--- seconds, repeats => 'auto' and a budget: a new signature.  The roles granted the old one get the new one.
-CREATE FUNCTION _grantees_0_3_0() RETURNS text[] LANGUAGE sql AS $$
-    SELECT coalesce(array_agg(DISTINCT a.grantee::regrole::text), '{}')
-    FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
-    WHERE p.oid = 'walpressure.run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text)'::regprocedure
-      AND a.privilege_type = 'EXECUTE' AND a.grantee <> 0 AND a.grantee <> p.proowner
-$$;
-CREATE TABLE _grantees_0_3_0 AS SELECT unnest(_grantees_0_3_0()) AS grantee;
-DROP FUNCTION _grantees_0_3_0();
-DROP FUNCTION run_sweep(text, text[], int, interval, text, int, interval, int, jsonb, bool, text, bool, bool, text, text);
-
-CREATE FUNCTION run_sweep(
-    setting text,
-    vals "any",
-    clients int DEFAULT 10,
-    duration "any" DEFAULT '60 s'::interval,
-    workload text DEFAULT 'simple-update',
-    iops_cap int DEFAULT NULL,
-    warmup "any" DEFAULT '5 s'::interval,
-    repeats "any" DEFAULT 1,
-    settings jsonb DEFAULT '{}',
-    prewarm bool DEFAULT true,
-    label text DEFAULT NULL,
-    wait bool DEFAULT true,
-    accept_data_loss bool DEFAULT false,
-    engine text DEFAULT 'pgbench',
-    script text DEFAULT NULL,
-    budget "any" DEFAULT NULL::interval)
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'wp_run_sweep'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear';
-
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") FROM PUBLIC;
-DO $$
-DECLARE
-    r text;
-BEGIN
-    FOR r IN SELECT grantee FROM walpressure._grantees_0_3_0 LOOP
-        EXECUTE format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any") TO %s', r);
-    END LOOP;
-END
-$$;
-DROP TABLE _grantees_0_3_0;
-
--- prewarm checks the pgbench tables in C (a plain error), then _prewarm
--- prewarm() after its check (the pgbench tables exist when no relation is
--- named): the relations and their indexes.
-CREATE FUNCTION _prewarm(relations regclass[])
-RETURNS TABLE (relation regclass, blocks bigint)
-LANGUAGE plpgsql VOLATILE
-AS $$
-DECLARE
-    rels regclass[] := _prewarm.relations;
-    prewarm_schema name;
-    total bigint := 0;
-    buffers bigint;
-BEGIN
-    IF rels IS NULL THEN
-        SELECT array_agg(to_regclass(t) ORDER BY t) INTO rels
-        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_history',
-                          'pgbench_tellers']) AS t
-        WHERE to_regclass(t) IS NOT NULL;
-    END IF;
-
-    SELECT n.nspname INTO prewarm_schema
-    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-    WHERE e.extname = 'pg_prewarm';
-
-    FOR relation IN
-        SELECT r FROM unnest(rels) AS r
-        UNION
-        SELECT i.indexrelid::regclass
-        FROM unnest(rels) AS r JOIN pg_catalog.pg_index i ON i.indrelid = r
-        ORDER BY 1
-    LOOP
-        EXECUTE format('SELECT %I.pg_prewarm($1, ''buffer'')', prewarm_schema)
-            INTO blocks USING relation;
-        total := total + blocks;
-        RETURN NEXT;
-    END LOOP;
-
-    SELECT setting::bigint INTO buffers FROM pg_catalog.pg_settings WHERE name = 'shared_buffers';
-    IF total > buffers THEN
-        RAISE NOTICE '% blocks prewarmed, but shared_buffers holds %: they do not all stay cached',
-            total, buffers
-            USING HINT = 'Raise shared_buffers or use a smaller scale, so that steps read no data from disk.';
-    END IF;
-END
-$$;
-
-COMMENT ON FUNCTION _prewarm(regclass[]) IS
-'prewarm() after its check';
-
-CREATE OR REPLACE FUNCTION prewarm(relations regclass[] DEFAULT NULL)
-RETURNS TABLE (relation regclass, blocks bigint)
-AS 'MODULE_PATHNAME', 'wp_prewarm'
-LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION prewarm(regclass[]) IS
-'pg_prewarm (buffer) of the relations and all their indexes; default the pgbench tables';
-
 --
--- Who may sweep, and cleaning up.
+-- Reading a sweep: the best value, a text chart, an SVG.
 --
-
--- Every right a sweep with the default arguments needs, in one call: the
--- schema, run_sweep, cancel_sweep, prewarm, reading the results, a
--- CHECKPOINT per step (pg_checkpoint), setting commit_delay (the setting
--- sweeps are made for; only superusers may by default), the server's pgbench (the default
--- engine: pg_execute_server_program, which lets the role run any program as
--- the server's OS user; engine => 'backend' needs none of it), and the rows
--- of the pgbench tables the load reads and writes.  Returns each GRANT.
-CREATE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
-RETURNS SETOF text
-LANGUAGE plpgsql VOLATILE
-AS $$
-DECLARE
-    r text := grant_sweeper.role::text;
-    g text;
-    t text;
-BEGIN
-    IF grant_sweeper.engine NOT IN ('pgbench', 'backend') THEN
-        RAISE EXCEPTION 'unknown engine "%"', grant_sweeper.engine
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'Engines: pgbench, backend.';
-    END IF;
-    FOREACH g IN ARRAY ARRAY[
-        format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
-        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
-               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
-        format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.results, walpressure.best, walpressure.progress TO %s', r),
-        format('GRANT pg_checkpoint TO %s', r),
-        format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
-    LOOP
-        EXECUTE g;
-        RETURN NEXT g;
-    END LOOP;
-    IF grant_sweeper.engine = 'pgbench' THEN
-        g := format('GRANT pg_execute_server_program TO %s', r);
-        EXECUTE g;
-        RETURN NEXT g || '   -- the default engine runs the server''s pgbench: this lets the role run any program as the server''s OS user';
-    END IF;
-    -- the pgbench tables the caller's search_path finds (as run_sweep will),
-    -- when they exist
-    FOR t, g IN
-        SELECT c.oid::regclass::text, CASE WHEN c.relname = 'pgbench_history' THEN 'SELECT, INSERT' ELSE 'SELECT, UPDATE' END
-        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
-        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
-        ORDER BY 1
-    LOOP
-        g := format('GRANT %s ON %s TO %s', g, t, r);
-        EXECUTE g;
-        RETURN NEXT g;
-    END LOOP;
-    IF NOT FOUND THEN
-        RAISE NOTICE 'no pgbench tables yet: after walpressure.init_pgbench(), call grant_sweeper again for their rows';
-    END IF;
-END
-$$;
-
-COMMENT ON FUNCTION grant_sweeper(regrole, text) IS
-'Grant a role every right a sweep with the default arguments needs (engine => ''backend'': without pg_execute_server_program); returns the GRANTs';
-
--- The reverse of grant_sweeper.
-CREATE FUNCTION revoke_sweeper(role regrole)
-RETURNS SETOF text
-LANGUAGE plpgsql VOLATILE
-AS $$
-DECLARE
-    r text := revoke_sweeper.role::text;
-    g text;
-    t text;
-BEGIN
-    FOR t IN
-        SELECT c.oid::regclass::text
-        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
-        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
-        ORDER BY 1
-    LOOP
-        g := format('REVOKE SELECT, INSERT, UPDATE ON %s FROM %s', t, r);
-        EXECUTE g;
-        RETURN NEXT g;
-    END LOOP;
-    FOREACH g IN ARRAY ARRAY[
-        format('REVOKE pg_execute_server_program FROM %s', r),
-        format('REVOKE pg_checkpoint FROM %s', r),
-        format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
-        format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.results, walpressure.best, walpressure.progress FROM %s', r),
-        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any"), '
-               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
-        format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
-    LOOP
-        EXECUTE g;
-        RETURN NEXT g;
-    END LOOP;
-END
-$$;
-
-COMMENT ON FUNCTION revoke_sweeper(regrole) IS
-'Revoke what grant_sweeper granted; returns the REVOKEs';
-
--- Delete the sweeps that ended before now() - older_than, with their steps
--- and samples; a running sweep is never deleted.  Returns how many went.
-CREATE FUNCTION delete_sweeps(older_than interval)
-RETURNS bigint
-LANGUAGE sql VOLATILE
-BEGIN ATOMIC
-    WITH gone AS (
-        DELETE FROM walpressure.sweeps
-        WHERE status <> 'running' AND coalesce(finished_at, started_at) < now() - older_than
-        RETURNING 1)
-    SELECT count(*) FROM gone;
-END;
-
-COMMENT ON FUNCTION delete_sweeps(interval) IS
-'Delete the sweeps that ended more than older_than ago (steps and samples with them); never a running one; returns how many';
-
-REVOKE ALL ON FUNCTION grant_sweeper(regrole, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION revoke_sweeper(regrole) FROM PUBLIC;
-REVOKE ALL ON FUNCTION delete_sweeps(interval) FROM PUBLIC;
-
-CREATE OR REPLACE VIEW results AS
-WITH seconds AS (
-    -- each step's per-second samples
-    SELECT sweep_id, step, count(*) AS n,
-           stddev_samp(tps) AS tps_sd,
-           avg(latency_p99_ms) AS p99, stddev_samp(latency_p99_ms) AS p99_sd,
-           count(latency_p99_ms) AS p99_n
-    FROM step_samples
-    GROUP BY sweep_id, step
-), per_value AS (
-    SELECT st.sweep_id, st.value_pos, st.value,
-           count(*) AS repeats,
-           avg(st.tps) AS tps,
-           stddev_samp(st.tps) AS tps_sd_repeats,
-           sqrt(avg(se.tps_sd * se.tps_sd)) AS tps_sd_seconds,
-           max(se.n) AS seconds_n,
-           avg(st.rows_per_s) AS rows_per_s,
-           avg(st.latency_avg_ms) AS latency_avg_ms,
-           avg(st.latency_stddev_ms) AS latency_stddev_ms,
-           avg(st.latency_p50_ms) AS latency_p50_ms,
-           avg(st.latency_p95_ms) AS latency_p95_ms,
-           avg(st.latency_p99_ms) AS latency_p99_ms,
-           stddev_samp(st.latency_p99_ms) AS p99_sd_repeats,
-           max(se.p99_sd) AS p99_sd_seconds,
-           max(se.p99_n) AS p99_seconds_n,
-           sum(st.commits)::float8 / nullif(sum(st.wal_fsyncs), 0) AS commits_per_fsync,
-           avg(st.wal_fsyncs_per_s) AS wal_fsyncs_per_s,
-           avg(st.fsync_avg_ms) AS fsync_avg_ms,
-           sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
-           100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
-           sum(st.wal_buffers_full) AS wal_buffers_full,
-           sum(st.checkpoints_timed) AS checkpoints_timed,
-           sum(st.checkpoints_requested) AS checkpoints_requested,
-           sum(st.checkpoint_write_ms) / 1000.0 AS checkpoint_write_s,
-           sum(st.checkpoint_sync_ms) / 1000.0 AS checkpoint_sync_s,
-           string_agg(DISTINCT st.data_loss, '; ') AS data_loss,
-           sum(st.retries) AS retries,
-           avg(st.iops_cap) AS iops_cap,
-           avg(st.write_iops) AS write_iops,
-           avg(st.read_iops) AS read_iops
-    FROM steps st
-    LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
-    WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
-    GROUP BY st.sweep_id, st.value_pos, st.value
-), lost AS (
-    SELECT sweep_id, value_pos, count(*) AS steps_discarded
-    FROM steps
-    WHERE discarded IS NOT NULL
-    GROUP BY sweep_id, value_pos
-), vals AS (
-    -- every value a sweep has a step of, clean or not
-    SELECT sweep_id, value_pos, min(value) AS value
-    FROM steps
-    GROUP BY sweep_id, value_pos
-    UNION ALL
-    -- the server's value when the sweep started, when it is not among them:
-    -- a row that says so (value_pos 0)
-    SELECT w.sweep_id, 0, w.current_value
-    FROM sweeps w
-    WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
-      AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
-), stats AS (
-    -- the sample behind each interval: the repeats' means when there are
-    -- two or more, else the single step's seconds
-    SELECT v.*,
-           CASE WHEN v.repeats >= 2 THEN 'repeats' WHEN v.seconds_n >= 2 THEN 'seconds' END AS ci_basis,
-           CASE WHEN v.repeats >= 2 THEN v.tps_sd_repeats ELSE v.tps_sd_seconds END AS tps_sd,
-           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.seconds_n END AS tps_n,
-           CASE WHEN v.repeats >= 2 THEN v.p99_sd_repeats ELSE v.p99_sd_seconds END AS p99_sd,
-           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.p99_seconds_n END AS p99_n
-    FROM per_value v
-), ci AS (
-    SELECT s.*,
-           walpressure._t975(s.tps_n - 1) * s.tps_sd / sqrt(s.tps_n) AS tps_half,
-           walpressure._t975(s.p99_n - 1) * s.p99_sd / sqrt(s.p99_n) AS p99_half
-    FROM stats s
-)
-SELECT s.sweep_id,
-       s.label,
-       s.setting,
-       a.value,
-       a.value_pos,
-       coalesce(v.repeats, 0) AS repeats,
-       round(v.tps::numeric, 1) AS tps,
-       round(v.tps_sd::numeric, 1) AS tps_stddev,
-       round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
-       round((v.tps + v.tps_half)::numeric, 1) AS tps_ci_high,
-       round(v.tps_sd_seconds::numeric, 1) AS tps_stddev_seconds,
-       round(v.rows_per_s::numeric, 1) AS rows_per_s,
-       round(v.latency_avg_ms::numeric, 3) AS latency_avg_ms,
-       round(v.latency_stddev_ms::numeric, 3) AS latency_stddev_ms,
-       round(v.latency_p50_ms::numeric, 3) AS latency_p50_ms,
-       round(v.latency_p95_ms::numeric, 3) AS latency_p95_ms,
-       round(v.latency_p99_ms::numeric, 3) AS latency_p99_ms,
-       round(v.p99_sd::numeric, 3) AS latency_p99_stddev_ms,
-       round((v.latency_p99_ms - v.p99_half)::numeric, 3) AS latency_p99_ci_low_ms,
-       round((v.latency_p99_ms + v.p99_half)::numeric, 3) AS latency_p99_ci_high_ms,
-       round(v.commits_per_fsync::numeric, 2) AS commits_per_fsync,
-       round(v.wal_fsyncs_per_s::numeric, 1) AS wal_fsyncs_per_s,
-       v.iops_cap::int AS iops_cap,
-       round(v.write_iops::numeric) AS write_iops,
-       round(v.read_iops::numeric) AS read_iops,
-       round(v.fsync_avg_ms::numeric, 3) AS fsync_avg_ms,
-       round(v.wal_mb::numeric, 1) AS wal_mb,
-       round(v.fpi_pct::numeric, 1) AS fpi_pct,
-       v.wal_buffers_full,
-       v.checkpoints_timed,
-       v.checkpoints_requested,
-       round(v.checkpoint_write_s::numeric, 1) AS checkpoint_write_s,
-       round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
-       v.retries,
-       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
-       round(((v.tps - v.tps_half) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
-       round(((v.tps + v.tps_half) / nullif(b.tps - b.tps_half, 0))::numeric, 2) AS speedup_ci_high,
-       CASE WHEN a.value_pos = 0 THEN 'not measured'
-            WHEN v.sweep_id IS NULL THEN 'discarded'
-            WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'
-            WHEN b.sweep_id IS NULL THEN 'no baseline'
-            WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
-            WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
-            WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
-            ELSE 'within noise'
-       END AS verdict,
-       v.ci_basis,
-       v.data_loss,
-       coalesce(l.steps_discarded, 0) AS steps_discarded,
-       coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current
-FROM vals a
-JOIN sweeps s USING (sweep_id)
-LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
--- the baseline is the server's value when the sweep started, when it is
--- among the values; else the first value, as the sweep was asked; when none
--- of its steps counts, there is none (no speedup against another value)
-LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
-LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
-ORDER BY s.sweep_id, a.value_pos;
-
-COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the baseline and the verdict (faster / slower / within noise: non-overlapping 95% intervals).  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded, and a value with no step that counts reads discarded; when the baseline has none, the others read no baseline';
 
 -- The answer of each sweep: keep the server's current value, or change it to
 -- the value that beats it beyond its interval; how to apply it; and what
@@ -561,6 +157,15 @@ SELECT s.sweep_id,
        CASE WHEN f.sweep_id IS NULL THEN NULL
             WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('-- %s is the load, not a server setting', s.setting)
+            WHEN s.setting = 'settings' THEN
+                coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
+                          FROM jsonb_each_text(f.value::jsonb) c
+                          WHERE c.key <> ALL (walpressure.sweepable_load()))
+                         || ' SELECT pg_reload_conf();',
+                         '-- the configuration differs only in its load')
+                || CASE WHEN f.value::jsonb ? 'clients' THEN
+                       format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
+                              f.value::jsonb->>'clients') ELSE '' END
             ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
        END AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
@@ -568,18 +173,28 @@ SELECT s.sweep_id,
                 format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
-                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, f.speedup_ci_high)
+                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+            WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
+                format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
+                       f.value, f.speedup, b.value,
+                       CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
             WHEN f.sweep_id IS NOT NULL THEN
                 format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
                        s.setting, f.value, f.speedup, s.setting, b.value,
                        CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
-                       f.speedup_ci_low, f.speedup_ci_high)
+                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+            WHEN s.setting = 'settings' THEN
+                format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
+                       CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)
             WHEN s.current_value IS NOT NULL THEN
                 format('keep %s = %s: no value is faster than %s beyond its 95%% interval',
                        s.setting, s.current_value,
                        CASE WHEN b.is_current THEN 'it' ELSE 'the first value (' || b.value || ')' END)
             ELSE format('keep: no value is faster than %s = %s beyond its 95%% interval', s.setting, b.value)
-       END AS answer,
+       END
+       || CASE WHEN f.sweep_id IS NOT NULL AND f.data_loss IS NOT NULL
+               THEN format('; a crash can lose data with it (%s)', f.data_loss) ELSE '' END AS answer,
        s.current_value
 FROM sweeps s
 JOIN diag d USING (sweep_id)
@@ -591,8 +206,50 @@ ORDER BY s.sweep_id;
 COMMENT ON VIEW best IS
 'Per sweep, the answer: keep the server''s current value (apply NULL) unless a value is faster than it beyond its 95% interval (else than the first value, when the current one was not measured); then that value, its gain with a 95% interval and the ALTER SYSTEM line that applies it; and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, intervals too wide to decide and the repeats that would)';
 
+-- A grid sweep's two settings and their values: a settings sweep whose every
+-- value sets the same two settings, each to two values or more.  down is the
+-- one that changes least often from one value to the next (the rows), across
+-- the other (the columns); each one's values in the order they first come.
+-- No row for any other sweep.
+CREATE OR REPLACE FUNCTION _grid(sweep_id bigint,
+                      OUT down text, OUT across text, OUT down_vals text[], OUT across_vals text[])
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    vals text[];
+    keys text[];
+BEGIN
+    SELECT w.vals INTO vals FROM walpressure.sweeps w
+        WHERE w.sweep_id = _grid.sweep_id AND w.setting = 'settings';
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    SELECT array_agg(DISTINCT k.k ORDER BY k.k) INTO keys
+        FROM unnest(vals) v, jsonb_object_keys(v::jsonb) k;
+    IF cardinality(keys) <> 2 OR EXISTS (SELECT 1 FROM unnest(vals) v
+                                        WHERE NOT (v::jsonb ? keys[1] AND v::jsonb ? keys[2])
+                                           OR (SELECT count(*) FROM jsonb_object_keys(v::jsonb)) <> 2) THEN
+        RETURN;
+    END IF;
+    SELECT CASE WHEN sum((a IS DISTINCT FROM pa)::int) <= sum((b IS DISTINCT FROM pb)::int)
+                THEN keys[1] ELSE keys[2] END INTO down
+        FROM (SELECT v::jsonb->>keys[1] a, lag(v::jsonb->>keys[1]) OVER (ORDER BY i) pa,
+                     v::jsonb->>keys[2] b, lag(v::jsonb->>keys[2]) OVER (ORDER BY i) pb
+              FROM unnest(vals) WITH ORDINALITY t(v, i)) q;
+    across := CASE WHEN down = keys[1] THEN keys[2] ELSE keys[1] END;
+    down_vals := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>down AS v, min(i) AS m
+                                        FROM unnest(vals) WITH ORDINALITY t(v, i) GROUP BY 1) q ORDER BY q.m);
+    across_vals := ARRAY(SELECT q.v FROM (SELECT v::jsonb->>across AS v, min(i) AS m
+                                          FROM unnest(vals) WITH ORDINALITY t(v, i) GROUP BY 1) q ORDER BY q.m);
+    IF cardinality(down_vals) >= 2 AND cardinality(across_vals) >= 2 THEN
+        RETURN NEXT;
+    END IF;
+END
+$$;
+
 -- A text chart of a sweep for psql: a bar per value.
-CREATE FUNCTION _report(sweep_id bigint)
+CREATE OR REPLACE FUNCTION _report(sweep_id bigint)
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
 AS $$
@@ -604,6 +261,8 @@ DECLARE
     vw int; tw int; iw int; cw int;
     ran int; ran_min int;
     line text;
+    g record; ka text; kb text; gr text[]; gc text[]; gw int; cell text; grow record; gcol record;
+    sq record; shown bool := false; sw int;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _report.sweep_id;
     IF NOT FOUND THEN
@@ -655,17 +314,116 @@ BEGIN
                             WHEN ran > 1 THEN ran_min || ' to ' || ran || ' interleaved repeats'
                             ELSE 'the window' END,
                        CASE WHEN ran > 1 THEN 'across repeats' ELSE 'from the per-second samples' END);
+
+    -- a grid: the tps as a table, the setting that changes least often
+    -- from one value to the next down the side
+    SELECT * INTO g FROM walpressure._grid(_report.sweep_id);
+    IF FOUND THEN
+        ka := g.down; kb := g.across; gr := g.down_vals; gc := g.across_vals;
+        gw := greatest((SELECT max(length(c)) FROM unnest(gc) c), length(round(top)::text) + 4);
+        vw := greatest((SELECT max(length(c)) FROM unnest(gr) c), length(ka || ' \ ' || kb));
+        RETURN NEXT '';
+        RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=) beyond its 95%% interval',
+                           ka, kb);
+        RETURN NEXT rpad(ka || ' \ ' || kb, vw) || ' | '
+                    || (SELECT string_agg(lpad(c, gw), ' | ' ORDER BY i) FROM unnest(gc) WITH ORDINALITY t(c, i));
+        FOR grow IN SELECT v, i FROM unnest(gr) WITH ORDINALITY t(v, i) ORDER BY i LOOP
+            line := rpad(grow.v, vw);
+            FOR gcol IN SELECT c, i FROM unnest(gc) WITH ORDINALITY t(c, i) ORDER BY i LOOP
+                SELECT coalesce(round(y.tps)::text || CASE y.verdict WHEN 'faster' THEN '+' WHEN 'slower' THEN '-'
+                                                                      WHEN 'baseline' THEN '=' ELSE ' ' END, '-  ')
+                    INTO cell
+                    FROM walpressure.results y
+                    WHERE y.sweep_id = _report.sweep_id AND y.value_pos > 0
+                      AND y.value::jsonb->>ka = grow.v AND y.value::jsonb->>kb = gcol.c;
+                line := line || ' | ' || lpad(coalesce(cell, '-  '), gw);
+            END LOOP;
+            RETURN NEXT rtrim(line);
+        END LOOP;
+    END IF;
+
+    -- the load's statements (pg_stat_statements): the baseline's three that
+    -- took the most time, each value's mean and stddev of a call
+    FOR sq IN SELECT q.queryid, q.query FROM walpressure.statements q
+              WHERE q.sweep_id = _report.sweep_id AND q.value_pos = coalesce(s.current_pos, 1)
+              ORDER BY q.rank LIMIT 3 LOOP
+        IF NOT shown THEN
+            RETURN NEXT '';
+            RETURN NEXT 'statements (pg_stat_statements, the 3 with the most time): a call''s mean ± half its 95% interval, stddev, change against the baseline';
+            shown := true;
+            SELECT max(length(q.value)) INTO sw FROM walpressure.statements q WHERE q.sweep_id = _report.sweep_id;
+        END IF;
+        RETURN NEXT left(regexp_replace(sq.query, '\s+', ' ', 'g'), 100);
+        FOR r IN SELECT * FROM walpressure.statements q
+                 WHERE q.sweep_id = _report.sweep_id AND q.queryid = sq.queryid ORDER BY q.value_pos LOOP
+            RETURN NEXT rtrim(format('  %s | %10s calls/s | mean %s ms%s%s | stddev %s ms%s',
+                rpad(r.value, sw), r.calls_per_s, r.mean_ms,
+                coalesce(' ±' || round((r.mean_ci_high_ms - r.mean_ci_low_ms) / 2, 4), ''),
+                coalesce(' (' || to_char(r.mean_change_pct, 'FMSG990.0') || '%)', ''),
+                r.stddev_ms,
+                coalesce(' (' || to_char(r.stddev_change_pct, 'FMSG990.0') || '%)', '')));
+        END LOOP;
+    END LOOP;
+
+    -- synchronous standbys: each value's wait of a commit for them, and each
+    -- standby's lags (the means over the steps that count)
+    shown := false;
+    FOR r IN SELECT st.value_pos, min(st.value) AS value,
+                    round(avg(st.syncrep_wait_ms) FILTER (WHERE st.discarded IS NULL)::numeric, 3) AS wait_ms,
+                    round(avg(st.syncrep_wait_pct) FILTER (WHERE st.discarded IS NULL)::numeric, 1) AS wait_pct,
+                    count(*) FILTER (WHERE st.discarded LIKE 'standby lost%') AS lost,
+                    (SELECT string_agg(format('%s %s: write %s, flush %s, replay %s ms', x.standby, x.sync_state,
+                                              coalesce(x.w::text, '-'), coalesce(x.f::text, '-'), coalesce(x.a::text, '-')),
+                                       '; ' ORDER BY x.standby)
+                     FROM (SELECT rp.standby, min(rp.sync_state) AS sync_state,
+                                  round(avg(rp.write_lag_ms_mean)::numeric, 2) AS w,
+                                  round(avg(rp.flush_lag_ms_mean)::numeric, 2) AS f,
+                                  round(avg(rp.replay_lag_ms_mean)::numeric, 2) AS a
+                           FROM walpressure.step_replication rp
+                           JOIN walpressure.steps s2 ON s2.sweep_id = rp.sweep_id AND s2.step = rp.step
+                           WHERE rp.sweep_id = _report.sweep_id AND s2.value_pos = st.value_pos
+                             AND s2.discarded IS NULL
+                           GROUP BY rp.standby) x) AS standbys
+             FROM walpressure.steps st
+             WHERE st.sweep_id = _report.sweep_id
+             GROUP BY st.value_pos
+             HAVING count(st.syncrep_wait_ms) > 0 OR count(*) FILTER (WHERE st.discarded LIKE 'standby lost%') > 0
+             ORDER BY st.value_pos LOOP
+        IF NOT shown THEN
+            RETURN NEXT '';
+            RETURN NEXT 'standbys: a commit''s wait for them (IPC:SyncRep) and its share of commit time; each standby''s lags (pg_stat_replication)';
+            shown := true;
+            SELECT max(length(x.value)) INTO sw FROM walpressure.steps x WHERE x.sweep_id = _report.sweep_id;
+        END IF;
+        RETURN NEXT rtrim(format('  %s | wait %s ms (%s%%) | %s%s', rpad(r.value, sw),
+            coalesce(r.wait_ms::text, '-'), coalesce(r.wait_pct::text, '-'), coalesce(r.standbys, 'no standby'),
+            CASE WHEN r.lost > 0 THEN format(' | standby lost in %s step%s', r.lost, CASE WHEN r.lost > 1 THEN 's' ELSE '' END) ELSE '' END));
+    END LOOP;
 END
 $$;
 
+-- The values of a two-setting grid, for run_sweep('settings', ...): every
+-- value of setting_a with every value of setting_b, setting_a's changing
+-- least often (report() shows the tps as a table).
+CREATE OR REPLACE FUNCTION grid(setting_a text, vals_a text[], setting_b text, vals_b text[])
+RETURNS jsonb[]
+LANGUAGE sql IMMUTABLE STRICT
+BEGIN ATOMIC
+    SELECT array_agg(jsonb_build_object(setting_a, a.v, setting_b, b.v) ORDER BY a.i, b.i)
+    FROM unnest(vals_a) WITH ORDINALITY a(v, i), unnest(vals_b) WITH ORDINALITY b(v, i);
+END;
+
+COMMENT ON FUNCTION grid(text, text[], text, text[]) IS
+'The values of a two-setting grid for run_sweep(''settings'', ...): every value of setting_a with every value of setting_b (report() shows the tps as a table)';
+
 COMMENT ON FUNCTION _report(bigint) IS
-'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first)';
+'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value; with synchronous standbys, each value''s wait for them and their lags';
 
 -- Two sweeps side by side, value by value: the same sweep run twice, or this
 -- server against another's (imported).  ratio is b's tps over a's, with the
 -- 95% interval the two intervals allow; a NOTICE names what differs between
 -- the two runs besides the values.
-CREATE FUNCTION _compare(sweep_a bigint, sweep_b bigint)
+CREATE OR REPLACE FUNCTION _compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
                ratio_ci_low numeric, ratio_ci_high numeric, verdict text)
 LANGUAGE plpgsql STABLE
@@ -727,7 +485,7 @@ COMMENT ON FUNCTION _compare(bigint, bigint) IS
 
 -- A sweep as one JSON document, to read it on another server: its row, its
 -- steps and samples, and the fingerprint of the server it ran on.
-CREATE FUNCTION _export(sweep_id bigint)
+CREATE OR REPLACE FUNCTION _export(sweep_id bigint)
 RETURNS jsonb
 LANGUAGE sql STABLE
 RETURN (
@@ -747,7 +505,11 @@ RETURN (
         'steps', coalesce((SELECT jsonb_agg(to_jsonb(st) - 'sweep_id' ORDER BY st.step)
                            FROM walpressure.steps st WHERE st.sweep_id = s.sweep_id), '[]'),
         'step_samples', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.second)
-                                  FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'))
+                                  FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'),
+        'step_statements', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.rank)
+                                     FROM walpressure.step_statements x WHERE x.sweep_id = s.sweep_id), '[]'),
+        'step_replication', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.pid)
+                                      FROM walpressure.step_replication x WHERE x.sweep_id = s.sweep_id), '[]'))
     FROM walpressure.sweeps s
     WHERE s.sweep_id = _export.sweep_id);
 
@@ -755,7 +517,7 @@ COMMENT ON FUNCTION _export(bigint) IS
 'export() after its check: a sweep as one JSON document';
 
 -- Is this a document export() made?
-CREATE FUNCTION _is_export(sweep jsonb)
+CREATE OR REPLACE FUNCTION _is_export(sweep jsonb)
 RETURNS bool
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN coalesce(jsonb_typeof(sweep) = 'object' AND sweep->>'format' = 'walpressure sweep'
@@ -765,7 +527,7 @@ RETURN coalesce(jsonb_typeof(sweep) = 'object' AND sweep->>'format' = 'walpressu
 
 -- import() after its check: the document as a new sweep here, its steps and
 -- samples as they were, the server it ran on in origin.
-CREATE FUNCTION _import(sweep jsonb)
+CREATE OR REPLACE FUNCTION _import(sweep jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 AS $$
@@ -788,6 +550,16 @@ BEGIN
     INSERT INTO walpressure.step_samples
     SELECT (jsonb_populate_record(NULL::walpressure.step_samples, e || jsonb_build_object('sweep_id', s.sweep_id))).*
     FROM jsonb_array_elements(d->'step_samples') AS e;
+    -- none in documents from before walpressure 0.5.0
+    INSERT INTO walpressure.step_statements
+    SELECT (jsonb_populate_record(NULL::walpressure.step_statements, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_statements') = 'array'
+                                   THEN d->'step_statements' ELSE '[]' END) AS e;
+    -- none in documents from before walpressure 0.6.0
+    INSERT INTO walpressure.step_replication
+    SELECT (jsonb_populate_record(NULL::walpressure.step_replication, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_replication') = 'array'
+                                   THEN d->'step_replication' ELSE '[]' END) AS e;
     RETURN s.sweep_id;
 END
 $$;
@@ -797,12 +569,15 @@ COMMENT ON FUNCTION _import(jsonb) IS
 
 REVOKE ALL ON FUNCTION _import(jsonb) FROM PUBLIC;
 
--- the chart's axes: round steps, a numeric x axis with its unit
-DROP FUNCTION _nice_ceiling(float8);
+-- Text safe inside SVG.
+CREATE OR REPLACE FUNCTION _xml_text(t text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN replace(replace(replace(replace(t, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;');
 
 -- A round step for an axis: 1, 2, 2.5 or 5 times a power of ten, at or
 -- above x, so that its multiples read well as ticks.
-CREATE FUNCTION _nice_step(x float8)
+CREATE OR REPLACE FUNCTION _nice_step(x float8)
 RETURNS float8
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN CASE WHEN x <= 0 THEN 1
@@ -811,27 +586,27 @@ RETURN CASE WHEN x <= 0 THEN 1
           WHERE m * p >= x * (1 - 1e-9)) END;
 
 -- A tick label: whole numbers as such, others with the decimals they need.
-CREATE FUNCTION _tick(x float8)
+CREATE OR REPLACE FUNCTION _tick(x float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN CASE WHEN x = round(x) THEN round(x)::bigint::text
             ELSE trim_scale(round(x::numeric, 3))::text END;
 
 -- An SVG coordinate, to a tenth of a pixel.
-CREATE FUNCTION _px(x float8)
+CREATE OR REPLACE FUNCTION _px(x float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN round(x::numeric, 1)::text;
 
 -- A value of a number setting in the setting's unit ('1s' of wal_writer_delay
 -- is 1000: ms), or of a load parameter; NULL for the others.
-CREATE FUNCTION _setting_number(setting text, value text)
+CREATE OR REPLACE FUNCTION _setting_number(setting text, value text)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'wp_setting_number_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
 -- The unit of a setting's bare number, for the chart's x axis.
-CREATE FUNCTION _setting_unit(setting text)
+CREATE OR REPLACE FUNCTION _setting_unit(setting text)
 RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 RETURN CASE setting
@@ -848,7 +623,128 @@ RETURN CASE setting
 -- the value, on a numeric axis (log when the values span 20x or more) for
 -- number settings, with the cap, the current value, the answer and any
 -- data-loss risk in the legend.
-CREATE FUNCTION _plot(sweep_id bigint)
+-- A value as a chart labels it: a configuration's settings as name=value,
+-- joined by sep ('{}': as is); any other value as it is.
+CREATE OR REPLACE FUNCTION _value_label(setting text, value text, sep text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+BEGIN ATOMIC
+    SELECT CASE WHEN setting <> 'settings' THEN value
+                WHEN value::jsonb = '{}' THEN 'as is'
+                ELSE (SELECT string_agg(c.key || '=' || c.value, sep ORDER BY c.key)
+                      FROM jsonb_each_text(value::jsonb) c) END;
+END;
+
+-- A grid sweep's SVG: a heat map, one cell per pair of values, its tps and
+-- speedup, green when faster and red when slower than the baseline beyond
+-- the 95% intervals (the deeper, the larger the speedup), grey within noise.
+CREATE OR REPLACE FUNCTION _plot_grid(sweep_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    g record;
+    k walpressure.best;
+    c record;
+    cw int := 120; ch int := 48;
+    l int; t int := 130; w int; h int;
+    x float8; y float8; a float8;
+    smax float8;
+    fill text; tone int[];
+    loss text;
+    svg text;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot_grid.sweep_id;
+    SELECT * INTO g FROM walpressure._grid(_plot_grid.sweep_id);
+    SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot_grid.sweep_id;
+    SELECT max(abs(ln(x2.speedup))), string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+        INTO smax, loss
+        FROM walpressure.results x2 WHERE x2.sweep_id = _plot_grid.sweep_id AND x2.value_pos > 0 AND x2.speedup > 0;
+    l := 30 + 7 * greatest(length(g.down), (SELECT max(length(v)) FROM unnest(g.down_vals) v));
+    w := greatest(l + cw * cardinality(g.across_vals) + 30, 620);
+    h := t + ch * cardinality(g.down_vals) + 70;
+    svg := format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif" font-size="12">',
+                  w, h, w, h)
+        || format('<rect width="%s" height="%s" fill="white"/>', w, h)
+        || format('<text x="%s" y="24" text-anchor="middle" font-size="15">%s</text>', w / 2,
+                  walpressure._xml_text(format('sweep %s%s: %s by %s', s.sweep_id,
+                                               coalesce(' "' || s.label || '"', ''), g.down, g.across)))
+        || format('<text x="%s" y="42" text-anchor="middle" font-size="11" fill="#555555">%s</text>', w / 2,
+                  walpressure._xml_text(format('%s, %s clients, %s engine, %s x %s s%s; %s, %s',
+                                               s.workload, s.clients, s.engine, s.repeats,
+                                               trim_scale(extract(epoch FROM s.duration)),
+                                               coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                                               to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
+        || format('<text x="%s" y="62">%s</text>', 20,
+                  walpressure._xml_text('each cell: tps and speedup against the baseline (=); green faster, red slower beyond the 95% intervals, grey within noise'))
+        || format('<text x="%s" y="%s" text-anchor="middle" font-weight="bold">%s</text>',
+                  walpressure._px(l + cw * cardinality(g.across_vals) / 2.0), t - 30, walpressure._xml_text(g.across))
+        || format('<text x="%s" y="%s" text-anchor="end" font-weight="bold">%s</text>', l - 8, t - 10,
+                  walpressure._xml_text(g.down));
+    FOR c IN SELECT av.v, av.i FROM unnest(g.across_vals) WITH ORDINALITY av(v, i) LOOP
+        svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>',
+                             walpressure._px(l + cw * (c.i - 0.5)), t - 10, walpressure._xml_text(c.v));
+    END LOOP;
+    FOR c IN SELECT dv.v, dv.i FROM unnest(g.down_vals) WITH ORDINALITY dv(v, i) LOOP
+        svg := svg || format('<text x="%s" y="%s" text-anchor="end">%s</text>',
+                             l - 8, walpressure._px(t + ch * (c.i - 0.5) + 4), walpressure._xml_text(c.v));
+    END LOOP;
+    FOR c IN SELECT dv.i AS di, av.i AS ai, rr.tps, rr.speedup, rr.verdict, rr.is_current, rr.value,
+                    rr.tps_ci_low, rr.tps_ci_high
+             FROM unnest(g.down_vals) WITH ORDINALITY dv(v, i)
+             CROSS JOIN unnest(g.across_vals) WITH ORDINALITY av(v, i)
+             LEFT JOIN walpressure.results rr
+                    ON rr.sweep_id = _plot_grid.sweep_id AND rr.value_pos > 0
+                   AND rr.value::jsonb->>g.down = dv.v AND rr.value::jsonb->>g.across = av.v LOOP
+        x := l + cw * (c.ai - 1);
+        y := t + ch * (c.di - 1);
+        a := CASE WHEN c.speedup > 0 AND smax > 0 THEN 0.25 + 0.75 * least(abs(ln(c.speedup)) / smax, 1) ELSE 0 END;
+        tone := CASE c.verdict WHEN 'faster' THEN ARRAY[42, 157, 58] WHEN 'slower' THEN ARRAY[192, 57, 43] END;
+        fill := CASE WHEN c.tps IS NULL THEN '#ffffff'
+                     WHEN tone IS NULL THEN '#e8e8e8'
+                     ELSE format('rgb(%s,%s,%s)', round(255 + (tone[1] - 255) * a), round(255 + (tone[2] - 255) * a),
+                                 round(255 + (tone[3] - 255) * a)) END;
+        svg := svg || format('<rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s" stroke-width="%s"%s><title>%s</title></rect>',
+                             walpressure._px(x), walpressure._px(y), cw, ch, fill,
+                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN '#1b5e20' ELSE '#999999' END,
+                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN 3 ELSE 1 END,
+                             CASE WHEN c.is_current THEN ' stroke-dasharray="5 3"' ELSE '' END,
+                             walpressure._xml_text(coalesce(walpressure._value_label(s.setting, c.value, ', ') || ': ' || c.tps || ' tps'
+                                                            || coalesce(' (95% interval ' || c.tps_ci_low || '-' || c.tps_ci_high || ')', '')
+                                                            || ', ' || c.verdict, 'not measured')))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="13"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 20),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             coalesce(round(c.tps)::text, '-'))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="11"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 37),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             walpressure._xml_text(CASE WHEN c.verdict = 'baseline' THEN '= baseline'
+                                                        WHEN c.speedup IS NULL THEN coalesce(c.verdict, '')
+                                                        ELSE c.speedup || 'x' || CASE c.verdict WHEN 'faster' THEN ' +'
+                                                                                   WHEN 'slower' THEN ' -' ELSE '' END END));
+    END LOOP;
+    y := t + ch * cardinality(g.down_vals) + 24;
+    svg := svg || format('<text x="%s" y="%s">%s</text>', 20, walpressure._px(y),
+                         walpressure._xml_text(coalesce(
+                             CASE WHEN k.apply IS NOT NULL THEN format('best (thick border): %s, %sx', 
+                                                                      walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                  WHEN k.answer LIKE 'keep%' THEN 'keep: nothing beats the baseline' END, '')
+                             || CASE WHEN EXISTS (SELECT 1 FROM walpressure.results z WHERE z.sweep_id = _plot_grid.sweep_id AND z.is_current AND z.value_pos > 0)
+                                     THEN '; dashed: the current configuration' ELSE '' END));
+    IF loss IS NOT NULL THEN
+        svg := svg || format('<text x="%s" y="%s" fill="#c0392b" font-weight="bold">%s</text>', 20, walpressure._px(y + 20),
+                             walpressure._xml_text('a crash can lose data at ' || loss));
+    END IF;
+    RETURN svg || '</svg>';
+END
+$$;
+
+COMMENT ON FUNCTION _plot_grid(bigint) IS
+'plot() of a grid sweep (two settings, every pair of their values): a heat map of the tps and the speedup against the baseline';
+
+CREATE OR REPLACE FUNCTION _plot(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
 AS $$
@@ -875,10 +771,22 @@ DECLARE
     marks text := '';
     legend text := '';
     lx float8;
+    lines int;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no sweep %', _plot.sweep_id USING ERRCODE = 'no_data_found';
+    END IF;
+    -- a grid: a heat map
+    IF EXISTS (SELECT 1 FROM walpressure._grid(_plot.sweep_id)) THEN
+        RETURN walpressure._plot_grid(_plot.sweep_id);
+    END IF;
+    -- a configuration's label has a line per setting: room below the axis
+    IF s.setting = 'settings' THEN
+        SELECT coalesce(max((SELECT count(*) FROM jsonb_object_keys(v2::jsonb))), 1) INTO lines
+        FROM unnest(s.vals) AS v2;
+        h := h + 15 * (greatest(lines, 1) - 1);
+        b := b + 15 * (greatest(lines, 1) - 1);
     END IF;
     SELECT * INTO k FROM walpressure.best bb WHERE bb.sweep_id = _plot.sweep_id;
     pw := w - l - rt;
@@ -890,7 +798,9 @@ BEGIN
            min(walpressure._setting_number(s.setting, x2.value)),
            max(walpressure._setting_number(s.setting, x2.value)),
            max(x2.tps), max(greatest(x2.write_iops, x2.iops_cap)), bool_or(x2.write_iops IS NOT NULL),
-           string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+           CASE WHEN s.setting = 'settings' THEN
+               string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
+           ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
         INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
         FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
     numeric_x := coalesce(numeric_x, false) AND n >= 2 AND xmax > xmin;
@@ -969,7 +879,12 @@ BEGIN
                             ELSE (r.value_pos - 0.5) / greatest(n, 1) END;
         IF NOT numeric_x THEN
             svg := svg || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19,
-                                 walpressure._xml_text(r.value));
+                                 CASE WHEN s.setting = 'settings' THEN
+                                     format('<tspan x="%s">', walpressure._px(px))
+                                     || replace(walpressure._xml_text(walpressure._value_label(s.setting, r.value, E'\n')), E'\n',
+                                                format('</tspan><tspan x="%s" dy="15">', walpressure._px(px)))
+                                     || '</tspan>'
+                                 ELSE walpressure._xml_text(r.value) END);
         END IF;
         IF r.tps IS NULL THEN
             CONTINUE;           -- a value with no step that counts: its label only
@@ -1030,16 +945,18 @@ BEGIN
         legend := legend || CASE WHEN s.current_pos IS NOT NULL
             THEN format('<circle cx="%s" cy="58" r="6" fill="none" stroke="black" stroke-width="1.5"/><text x="%s" y="62">%s</text>',
                         walpressure._px(lx + 8), walpressure._px(lx + 18),
-                        walpressure._xml_text('current ' || s.current_value))
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ')))
             ELSE format('<text x="%s" y="62">%s</text>', walpressure._px(lx),
-                        walpressure._xml_text('current ' || s.current_value || ': not measured')) END;
-        lx := lx + 18 + 6.6 * length('current ' || s.current_value
+                        walpressure._xml_text('current ' || walpressure._value_label(s.setting, s.current_value, ', ') || ': not measured')) END;
+        lx := lx + 18 + 6.6 * length('current ' || walpressure._value_label(s.setting, s.current_value, ', ')
                                      || CASE WHEN s.current_pos IS NULL THEN ': not measured' ELSE '' END) + 14;
     END IF;
     legend := legend || CASE WHEN k.apply IS NOT NULL
         THEN format('<circle cx="%s" cy="58" r="7" fill="none" stroke="#2a9d3a" stroke-width="2.5"/><text x="%s" y="62" fill="#2a9d3a">%s</text>',
                     walpressure._px(lx + 8), walpressure._px(lx + 20),
-                    walpressure._xml_text(format('best %s: %sx', k.value, k.gain)))
+                    walpressure._xml_text(CASE WHEN lx + 20 + 6.6 * length(format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)) <= w
+                                               THEN format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                               ELSE format('best (circled): %sx', k.gain) END))
         WHEN k.answer LIKE 'keep%' THEN format('<text x="%s" y="62" fill="#2a9d3a">keep: nothing beats it</text>', walpressure._px(lx))
         ELSE '' END;
     IF loss IS NOT NULL THEN
@@ -1051,7 +968,7 @@ END
 $$;
 
 COMMENT ON FUNCTION _plot(bigint) IS
-'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';
+'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value; a grid''s heat map (_plot_grid)';
 
 -- The entry points: the sweep ids checked in C (a plain "no sweep 99", no
 -- PL/pgSQL CONTEXT), then the functions above.
@@ -1071,7 +988,7 @@ LANGUAGE C STRICT STABLE;
 COMMENT ON FUNCTION plot(bigint) IS
 'An SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';
 
-CREATE FUNCTION compare(sweep_a bigint, sweep_b bigint)
+CREATE OR REPLACE FUNCTION compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
                ratio_ci_low numeric, ratio_ci_high numeric, verdict text)
 AS 'MODULE_PATHNAME', 'wp_compare'
@@ -1080,12 +997,12 @@ LANGUAGE C STRICT STABLE;
 COMMENT ON FUNCTION compare(bigint, bigint) IS
 'Two sweeps of the same setting value by value: tps of each, b over a with its 95% interval, and whether b is faster, slower or the same within noise; a NOTICE names what else differs between them';
 
-CREATE FUNCTION export(sweep_id bigint)
+CREATE OR REPLACE FUNCTION export(sweep_id bigint)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'wp_export'
 LANGUAGE C STRICT STABLE;
 
-CREATE FUNCTION import(sweep jsonb)
+CREATE OR REPLACE FUNCTION import(sweep jsonb)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_import'
 LANGUAGE C STRICT VOLATILE;
@@ -1097,3 +1014,5 @@ REVOKE ALL ON FUNCTION import(jsonb) FROM PUBLIC;
 
 COMMENT ON FUNCTION export(bigint) IS
 'A sweep as one JSON document (its row, steps, samples and the fingerprint of this server: system identifier, version, CPUs, WAL disk, cap, WAL settings), for import() on another server';
+
+GRANT SELECT ON best TO pg_monitor;

@@ -1,7 +1,7 @@
 -- The 97.5% quantile of Student's t with df degrees of freedom: the factor of
 -- a 95% confidence interval of a mean.  Exact to three decimals up to 30,
 -- then the Cornish-Fisher expansion (error under 0.001).
-CREATE FUNCTION _t975(df float8)
+CREATE OR REPLACE FUNCTION _t975(df float8)
 RETURNS float8
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN CASE
@@ -12,7 +12,7 @@ RETURN CASE
     ELSE 1.959964 + 2.37224 / df + 2.82217 / (df * df)
 END;
 
-CREATE VIEW results AS
+CREATE OR REPLACE VIEW results AS
 WITH seconds AS (
     -- each step's per-second samples
     SELECT sweep_id, step, count(*) AS n,
@@ -165,7 +165,7 @@ COMMENT ON VIEW results IS
 
 -- Per sweep, value and statement of the load: pg_stat_statements' figures
 -- over the steps' windows, against the baseline's for the same statement.
-CREATE VIEW statements AS
+CREATE OR REPLACE VIEW statements AS
 WITH per_value AS (
     SELECT q.sweep_id, st.value_pos, min(st.value) AS value, q.queryid,
            min(q.query) AS query,

@@ -1,51 +1,3 @@
---
--- Experiments: sweeps, their steps and per-second samples.
---
-
-CREATE TABLE sweeps (
-    sweep_id bigserial PRIMARY KEY,
-    label text,
-    setting text NOT NULL,
-    vals text[] NOT NULL,
-    clients int NOT NULL,
-    duration interval NOT NULL,
-    workload text NOT NULL,
-    iops_cap int,
-    warmup interval NOT NULL,
-    repeats int NOT NULL,
-    settings jsonb NOT NULL DEFAULT '{}',
-    prewarm bool NOT NULL,
-    scale int,
-    run_by name NOT NULL,
-    database name NOT NULL,
-    status text NOT NULL DEFAULT 'running'
-        CHECK (status IN ('running', 'done', 'cancelled', 'failed', 'aborted')),
-    steps_total int NOT NULL,
-    steps_done int NOT NULL DEFAULT 0,
-    error text,
-    accept_data_loss bool NOT NULL DEFAULT false,
-    engine text NOT NULL DEFAULT 'pgbench' CHECK (engine IN ('pgbench', 'backend')),
-    script text,
-    server_settings jsonb,
-    server_originals jsonb,
-    server_settings_restored text,
-    server_version text NOT NULL DEFAULT current_setting('server_version'),
-    walpressure_version text,
-    started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-    finished_at timestamptz,
-    current_value text,
-    current_pos int,
-    cpus int,
-    wal_disk text,
-    origin jsonb,
-    auto_repeats bool NOT NULL DEFAULT false,
-    budget interval,
-    rounds_stop text,
-    checkpoint bool NOT NULL DEFAULT true,
-    on_standby_loss text NOT NULL DEFAULT 'stop' CHECK (on_standby_loss IN ('stop', 'skip')),
-    standby_conninfo text
-);
-
 COMMENT ON TABLE sweeps IS
 'One row per run_sweep call: its arguments, the server settings at its start, status and progress';
 COMMENT ON COLUMN sweeps.engine IS
@@ -78,69 +30,6 @@ COMMENT ON COLUMN sweeps.rounds_stop IS
 'why an auto-repeats sweep stopped adding rounds: decided (a value beats the baseline, or the baseline every other), narrow (every interval within 2%), the budget, or the most rounds';
 COMMENT ON COLUMN sweeps.server_settings_restored IS
 'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
-
-CREATE TABLE steps (
-    sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,
-    step int NOT NULL,
-    value text NOT NULL,
-    value_pos int NOT NULL,
-    repeat int NOT NULL,
-    clients int NOT NULL,
-    batch_size int,
-    round_trip_us int NOT NULL,
-    started_at timestamptz NOT NULL,
-    seconds float8 NOT NULL,
-    transactions bigint NOT NULL,
-    retries bigint NOT NULL,
-    tps float8 NOT NULL,
-    rows_per_s float8,
-    latency_avg_ms float8,
-    latency_stddev_ms float8,
-    latency_p50_ms float8,
-    latency_p95_ms float8,
-    latency_p99_ms float8,
-    commits bigint NOT NULL,
-    leaders bigint NOT NULL,
-    wal_fsyncs bigint,
-    commits_per_fsync float8,
-    wal_fsyncs_per_s float8,
-    fsync_avg_ms float8,
-    fsync_p50_ms float8,
-    fsync_p99_ms float8,
-    wal_bytes bigint,
-    wal_records bigint,
-    wal_fpi bigint,
-    fpi_pct float8,
-    wal_buffers_full bigint,
-    checkpoints_timed bigint,
-    checkpoints_requested bigint,
-    server_seconds float8 NOT NULL,
-    iops_cap int,
-    read_iops float8,
-    write_iops float8,
-    checkpoint_write_ms float8,
-    checkpoint_sync_ms float8,
-    data_loss text,
-    discarded text,
-    setup_s float8,
-    client_cpu_s float8,
-    server_cpu_s float8,
-    wal_lsn_start pg_lsn,
-    wal_lsn_end pg_lsn,
-    fpi_bytes bigint,
-    buffers_checkpoint bigint,
-    buffers_clean bigint,
-    buffers_backend bigint,
-    buffers_backend_fsync bigint,
-    syncrep_wait_pct float8,
-    syncrep_wait_ms float8,
-    standby_wal_mb_per_s float8,
-    standby_wal_writes_per_s float8,
-    standby_wal_fsyncs_per_s float8,
-    standby_write_iops float8,
-    standby_source text,
-    PRIMARY KEY (sweep_id, step)
-);
 
 COMMENT ON COLUMN steps.syncrep_wait_pct IS
 'share of the window''s commit time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond, over the commit time the probe measured); NULL when the server had no walsender and nothing waited';
@@ -184,80 +73,28 @@ COMMENT ON COLUMN steps.wal_lsn_end IS
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 
-CREATE TABLE step_samples (
-    sweep_id bigint NOT NULL,
-    step int NOT NULL,
-    second int NOT NULL,
-    tps float8 NOT NULL,
-    latency_p50_ms float8,
-    latency_p99_ms float8,
-    commits bigint NOT NULL,
-    wal_fsyncs bigint,
-    wal_bytes bigint,
-    sample_time timestamptz,
-    PRIMARY KEY (sweep_id, step, second),
-    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
-);
-
 COMMENT ON TABLE step_samples IS
 'Each second of each step''s measured window (WAL figures lag up to a second: pg_stat_wal is flushed once a second)';
 
 COMMENT ON COLUMN step_samples.sample_time IS
 'when the second ended (NULL for samples recorded before walpressure 0.3.0)';
 
--- The load's statements over each step's window, from pg_stat_statements.
-CREATE TABLE step_statements (
-    sweep_id bigint NOT NULL,
-    step int NOT NULL,
-    rank int NOT NULL,
-    queryid bigint NOT NULL,
-    query text NOT NULL,
-    calls bigint NOT NULL,
-    total_ms float8 NOT NULL,
-    mean_ms float8 NOT NULL,
-    stddev_ms float8 NOT NULL,
-    rows bigint NOT NULL,
-    wal_bytes bigint NOT NULL,
-    PRIMARY KEY (sweep_id, step, rank),
-    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
-);
-
 COMMENT ON TABLE step_statements IS
 'The load''s statements over each step''s measured window, when pg_stat_statements is loaded and installed in the sweep''s database: the 10 with the most time, run by the sweep''s role at top level.  calls, total_ms, rows and wal_bytes are the window''s (differences of pg_stat_statements'' counters), mean_ms and stddev_ms those of the window''s calls; rank 1 took the most time';
-
--- Each standby over each step's window, from its walsender each second.
-CREATE TABLE step_replication (
-    sweep_id bigint NOT NULL,
-    step int NOT NULL,
-    standby text NOT NULL,
-    pid int NOT NULL,
-    sync_state text NOT NULL,
-    samples int NOT NULL,
-    write_lag_ms_mean float8,
-    write_lag_ms_max float8,
-    flush_lag_ms_mean float8,
-    flush_lag_ms_max float8,
-    replay_lag_ms_mean float8,
-    replay_lag_ms_max float8,
-    behind_bytes_mean float8,
-    behind_bytes_max float8,
-    PRIMARY KEY (sweep_id, step, pid),
-    FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
-);
 
 COMMENT ON TABLE step_replication IS
 'Each standby (walsender) over each step''s measured window, read once a second as pg_stat_replication shows it: standby is its application_name, sync_state at the window''s end (sync, quorum, potential, async; gone when its walsender ended in the window); write, flush and replay lag mean and max over the seconds it reported one; behind_bytes: WAL sent but not yet replayed';
 
 -- A running sweep's row stays: its coordinator writes to it until the end.
 -- Rows of sweeps that ended, or whose coordinator is gone, may go.
-CREATE FUNCTION _sweeps_keep_running()
+CREATE OR REPLACE FUNCTION _sweeps_keep_running()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'wp_sweeps_keep_running'
 LANGUAGE C;
 
-CREATE TRIGGER keep_running BEFORE DELETE ON sweeps
+CREATE OR REPLACE TRIGGER keep_running BEFORE DELETE ON sweeps
     FOR EACH ROW EXECUTE FUNCTION _sweeps_keep_running();
-CREATE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
+CREATE OR REPLACE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
     FOR EACH STATEMENT EXECUTE FUNCTION _sweeps_keep_running();
 
 SELECT pg_catalog.pg_extension_config_dump('sweeps', '');

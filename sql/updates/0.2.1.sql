@@ -1,0 +1,1 @@
+-- 0.2.0 -> 0.2.1: walpressure.samples lists the newest interval first (a view: replayed).

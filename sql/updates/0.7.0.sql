@@ -1,0 +1,1 @@
+-- 0.6.0 -> 0.7.0: the sources of every function and view kept once (sql/objects/).
