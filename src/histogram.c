@@ -68,6 +68,13 @@ wp_hist_add_owned(WpHist *hist, uint64 usec)
 	wp_owned_add(&hist->bucket[wp_hist_bucket(usec)], 1);
 }
 
+/* `n` durations of `usec` each, in one addition. */
+void
+wp_hist_add_owned_n(WpHist *hist, uint64 usec, uint64 n)
+{
+	wp_owned_add(&hist->bucket[wp_hist_bucket(usec)], n);
+}
+
 /*
  * Add a shared histogram into a plain sum.
  */

@@ -50,6 +50,7 @@ typedef struct WpHistSnap
 
 extern int	wp_hist_bucket(uint64 usec);
 extern void wp_hist_add_owned(WpHist *hist, uint64 usec);
+extern void wp_hist_add_owned_n(WpHist *hist, uint64 usec, uint64 n);
 extern void wp_hist_accumulate(WpHistSnap *sum, const WpHist *hist);
 extern void wp_hist_subtract(WpHistSnap *result, const WpHistSnap *later,
 							 const WpHistSnap *earlier);

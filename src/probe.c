@@ -67,10 +67,17 @@ wp_probe_record(void)
 	if (!wp_have_before)
 		return;
 	wp_backend_wal_syncs(&syncs, &sync_us);
+
+	/*
+	 * Counts that went down were reset between the two reads (on 18,
+	 * pg_stat_reset_backend_stats() of this backend): nothing is known of
+	 * this commit's fsyncs, and it counts as a follower.  No loop and no
+	 * division here depends on the counts.
+	 */
+	if (syncs <= wp_syncs_before || sync_us < wp_sync_us_before)
+		return;
 	syncs -= wp_syncs_before;
 	sync_us -= wp_sync_us_before;
-	if (syncs == 0)
-		return;
 
 	wp_owned_add(&slot->leaders, 1);
 	wp_owned_add(&slot->leader_fsyncs, syncs);
@@ -78,8 +85,7 @@ wp_probe_record(void)
 	{
 		wp_owned_add(&slot->timed_fsyncs, syncs);
 		wp_owned_add(&slot->fsync_time_us, sync_us);
-		for (uint64 i = 0; i < syncs; i++)
-			wp_hist_add_owned(&slot->fsync_hist, sync_us / syncs);
+		wp_hist_add_owned_n(&slot->fsync_hist, sync_us / syncs, syncs);
 	}
 }
 
