@@ -13,8 +13,11 @@ OBJS = \
 	src/probe.o \
 	src/sampler.o \
 	src/sqlfuncs.o \
+	src/guard.o \
 	src/policy.o \
 	src/request.o \
+	src/rights.o \
+	src/sweeper.o \
 	src/job.o \
 	src/launch.o \
 	src/progress.o \
@@ -37,6 +40,7 @@ OBJS = \
 	src/worker.o \
 	src/fsync_probe.o \
 	src/reading.o \
+	src/import_check.o \
 	src/configs.o \
 	src/statements.o \
 	src/walread.o \
@@ -58,7 +62,7 @@ SQL_SOURCES = $(srcdir)/walpressure.control $(srcdir)/sql/assemble $(srcdir)/sql
 DATA_built = walpressure--$(EXTVERSION).sql $(foreach v,$(UPDATE_FROM),walpressure--$(v)--$(EXTVERSION).sql)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 
-REGRESS = live samples privileges sweep_errors iops_cap statistics
+REGRESS = live samples privileges sweep_errors iops_cap statistics security
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.

@@ -253,5 +253,8 @@ SELECT answer FROM walpressure.best WHERE sweep_id = 1008;
 
 -- cleaning up: delete_sweeps takes the ended sweeps older than its interval
 SELECT walpressure.delete_sweeps('1000 years');
-SELECT walpressure.delete_sweeps('0 s') >= 8 AS deleted;
+SELECT walpressure.delete_sweeps('1 microsecond') >= 8 AS deleted;
+-- an age that is not positive would mean every sweep: refused
+SELECT walpressure.delete_sweeps('-1 day');
+SELECT walpressure.delete_sweeps('0 s');
 SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1007;

@@ -160,3 +160,14 @@ CREATE TABLE step_replication (
     PRIMARY KEY (sweep_id, step, pid),
     FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
 );
+
+-- What grant_sweeper gave each role, so that revoke_sweeper takes back that
+-- and nothing else.
+CREATE TABLE sweeper_grants (
+    grant_id bigserial PRIMARY KEY,
+    role regrole NOT NULL,
+    granted text NOT NULL,
+    revoke text NOT NULL,
+    granted_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    granted_by name NOT NULL DEFAULT current_user
+);

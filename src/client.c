@@ -314,7 +314,7 @@ wp_client_main(Datum main_arg)
 	BackgroundWorkerUnblockSignals();
 	before_shmem_exit(wp_client_exit, PointerGetDatum(cl.slot));
 	BackgroundWorkerInitializeConnectionByOid(spec->dboid, spec->roleoid, 0);
-	pgstat_report_appname("walpressure client");
+	pgstat_report_appname(WP_LOAD_APPNAME_CLIENT);
 
 	client_context = AllocSetContextCreate(TopMemoryContext, "walpressure client",
 										   ALLOCSET_DEFAULT_SIZES);
@@ -331,8 +331,17 @@ wp_client_main(Datum main_arg)
 
 	PG_TRY();
 	{
-		/* fsync latency per commit needs WAL I/O timing */
-		SetConfigOption("track_wal_io_timing", "on", PGC_SUSET, PGC_S_SESSION);
+		/*
+		 * fsync latency per commit needs WAL I/O timing, a setting only
+		 * superusers (and roles granted SET on it) may set: on when the
+		 * role could set it itself, as the pgbench engine does, since the
+		 * role's own statements run here
+		 */
+		StartTransactionCommand();
+		(void) set_config_option("track_wal_io_timing", "on",
+								 superuser() ? PGC_SUSET : PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SET, true, DEBUG1, false);
+		CommitTransactionCommand();
 		wp_client_apply_settings(spec);
 		wp_client_prepare(&cl);
 	}

@@ -33,6 +33,7 @@ static int	wp_nrunning = 0;
 
 /* How long clients may take to flush their statistics or to stop. */
 #define WP_CLIENT_WAIT_MS	10000
+#define WP_CLIENT_CUT_MS	1000
 
 Size
 wp_clients_shmem_size(void)
@@ -214,6 +215,9 @@ wp_backend_read(WpLoadTotals *t)
 static void
 wp_backend_stop(bool finish)
 {
+	/* a step cut short does not wait for the caller's statement to end */
+	int			grace = finish ? WP_CLIENT_WAIT_MS : WP_CLIENT_CUT_MS;
+
 	pg_atomic_write_u32(&wp_clients->stop, 1);
 	for (int i = 0; i < wp_nrunning; i++)
 	{
@@ -223,9 +227,9 @@ wp_backend_stop(bool finish)
 
 			if (GetBackgroundWorkerPid(wp_handles[i], &pid) == BGWH_STOPPED)
 				break;
-			if (waited == WP_CLIENT_WAIT_MS)
+			if (waited == grace)
 				TerminateBackgroundWorker(wp_handles[i]);
-			if (waited >= 3 * WP_CLIENT_WAIT_MS)
+			if (waited >= grace + 2 * WP_CLIENT_WAIT_MS)
 			{
 				ereport(WARNING,
 						(errmsg("walpressure client worker %d (pid %d) does not stop", i + 1,
@@ -238,6 +242,18 @@ wp_backend_stop(bool finish)
 		}
 	}
 	wp_nrunning = 0;
+}
+
+/*
+ * The coordinator leaves without stopping its clients (a FATAL error): have
+ * the postmaster terminate them, waiting for nothing.
+ */
+void
+wp_backend_terminate_all(void)
+{
+	pg_atomic_write_u32(&wp_clients->stop, 1);
+	for (int i = 0; i < wp_nrunning; i++)
+		TerminateBackgroundWorker(wp_handles[i]);
 }
 
 /* Tell the clients to stop now; stop(true) waits for them. */

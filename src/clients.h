@@ -131,4 +131,6 @@ PGDLLEXPORT void wp_client_main(Datum main_arg);
 extern Size wp_clients_shmem_size(void);
 extern void wp_clients_shmem_init(void *block, bool found);
 
+extern void wp_backend_terminate_all(void);
+
 #endif							/* WALPRESSURE_CLIENTS_H */

@@ -26,6 +26,7 @@
 
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
@@ -44,6 +45,17 @@ wp_proc_aclcheck(Oid fn, Oid roleid, AclMode mode)
 	return object_aclcheck(ProcedureRelationId, fn, roleid, mode);
 #else
 	return pg_proc_aclcheck(fn, roleid, mode);
+#endif
+}
+
+/* May the role use the schema so?  (16 made the checks per class.) */
+static inline AclResult
+wp_namespace_aclcheck(Oid nsp, Oid roleid, AclMode mode)
+{
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(NamespaceRelationId, nsp, roleid, mode);
+#else
+	return pg_namespace_aclcheck(nsp, roleid, mode);
 #endif
 }
 

@@ -21,6 +21,7 @@
 
 #include <math.h>
 
+#include "access/xact.h"
 #include "utils/timestamp.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -29,6 +30,8 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "tcop/tcopprot.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
@@ -38,6 +41,7 @@
 #include "recovery.h"
 #include "replication.h"
 #include "results.h"
+#include "rights.h"
 #include "server_settings.h"
 #include "statements.h"
 #include "worker.h"
@@ -57,17 +61,39 @@ static volatile sig_atomic_t wp_terminated = false;
 static bool wp_finished = false;
 
 /*
- * SIGTERM: the server is shutting down, or someone terminated us; end the
- * sweep as cancelled.
+ * SIGTERM: the server is shutting down, or someone terminated us.  SIGINT:
+ * cancel_sweep, the waiting caller's Ctrl-C, or pg_cancel_backend.  Either
+ * ends the sweep as cancelled: the flag stops the loop between steps, and
+ * the interrupt cuts short what the coordinator waits for now (a
+ * checkpoint, a prewarm); the coordinator runs none of the caller's code,
+ * so nothing can swallow it.  What it holds is then put back with
+ * interrupts held.
  */
+static void
+wp_coordinator_interrupt(void)
+{
+	wp_job_cancel_self();
+	InterruptPending = true;
+	QueryCancelPending = true;
+	SetLatch(MyLatch);
+}
+
 static void
 wp_coordinator_sigterm(SIGNAL_ARGS)
 {
 	int			save_errno = errno;
 
 	wp_terminated = true;
-	wp_job_cancel_self();
-	SetLatch(MyLatch);
+	wp_coordinator_interrupt();
+	errno = save_errno;
+}
+
+static void
+wp_coordinator_sigint(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	wp_coordinator_interrupt();
 	errno = save_errno;
 }
 
@@ -84,7 +110,7 @@ wp_coordinator_exit(int code, Datum arg)
 	if (wp_finished)
 		return;
 	/* no client may go on running the load */
-	pg_atomic_write_u32(&wp_clients->stop, 1);
+	wp_backend_terminate_all();
 	edata.sqlerrcode = ERRCODE_INTERNAL_ERROR;
 	edata.message = "the coordinator exited unexpectedly (see the server log)";
 	wp_job_finish("failed", &edata, wp_job_sweep_id());
@@ -165,14 +191,23 @@ wp_server_end(int64 sweep_id, WpServerHold *hold)
 }
 
 /*
- * Prewarm the pgbench tables as the caller, so a step reads no data blocks.
+ * Prewarm the pgbench tables run_sweep found in the caller's search_path
+ * (their OIDs in the request), as the caller, so a step reads no data
+ * blocks.
  */
 static void
-wp_prewarm(void)
+wp_prewarm(const WpSweepRequest *req)
 {
+	Datum	   *oids = palloc(sizeof(Datum) * Max(req->nprewarm, 1));
+	ArrayType  *rels;
+
+	for (int i = 0; i < req->nprewarm; i++)
+		oids[i] = ObjectIdGetDatum(req->prewarm_rels[i]);
+	rels = construct_array(oids, req->nprewarm, REGCLASSOID, sizeof(Oid), true, TYPALIGN_INT);
 	wp_job_phase(WP_PHASE_PREWARM, 0, 0, NULL);
 	wp_xact_begin();
-	if (SPI_execute("SELECT walpressure.prewarm()", false, 0) != SPI_OK_SELECT)
+	if (SPI_execute_with_args("SELECT walpressure.prewarm($1)", 1, (Oid[]) {REGCLASSARRAYOID},
+							  (Datum[]) {PointerGetDatum(rels)}, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not prewarm the pgbench tables");
 	wp_xact_end();
 }
@@ -271,6 +306,11 @@ wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 									psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s",
 											 id, step, total, req->setting, req->vals[pos]));
 			wp_step_spec(req, pos, spec);
+			/* a right revoked during the sweep ends it here */
+			StartTransactionCommand();
+			wp_rights_recheck(req, step);
+			CommitTransactionCommand();
+			MemoryContextSwitchTo(step_cxt);
 			if (!wp_step_run(plan, step, repeat, pos, spec, &r, samples, max_samples, &nsamples))
 			{
 				MemoryContextSwitchTo(old);
@@ -334,7 +374,11 @@ wp_coordinator_main(Datum main_arg)
 	BackgroundWorkerUnblockSignals();
 	before_shmem_exit(wp_coordinator_exit, 0);
 	BackgroundWorkerInitializeConnectionByOid(wp_job_database(), wp_job_role(), 0);
+	pqsignal(SIGINT, wp_coordinator_sigint);
+	wp_job_worker_begin();
 	pgstat_report_appname("walpressure coordinator");
+	/* its own SQL resolves nothing of the caller's (the load gets its path) */
+	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 	wp_repl_coordinator_begin();
 	wp_statements_begin();
 	cxt = AllocSetContextCreate(TopMemoryContext, "walpressure coordinator",
@@ -355,8 +399,6 @@ wp_coordinator_main(Datum main_arg)
 	{
 		id = wp_results_sweep_insert(req);
 		wp_state_file_write(id, MyDatabaseId, NULL);
-		if (req->search_path[0] != '\0')
-			SetConfigOption("search_path", req->search_path, PGC_USERSET, PGC_S_SESSION);
 		wp_cap_find_device(&cap);
 		if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
 			wp_cap_begin(&cap, id);
@@ -365,7 +407,7 @@ wp_coordinator_main(Datum main_arg)
 		plan.server_originals = hold.swept_originals;
 		wp_job_started(id, req->nvals * req->repeats);
 		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
-			wp_prewarm();
+			wp_prewarm(req);
 		status = wp_run_steps(id, &plan, step_cxt);
 		if (strcmp(status, "cancelled") == 0 && wp_terminated)
 			error = "the coordinator was terminated (server shutdown or pg_terminate_backend)";
@@ -376,9 +418,23 @@ wp_coordinator_main(Datum main_arg)
 		edata = wp_catch_error(cxt);
 		status = "failed";
 		error = edata->message;
+		/* the interrupt of a cancel (or a shutdown) that cut a wait short */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && wp_job_cancelled())
+		{
+			status = "cancelled";
+			error = wp_terminated ?
+				"the coordinator was terminated (server shutdown or pg_terminate_backend)" : NULL;
+			edata = NULL;
+		}
 	}
 	PG_END_TRY();
 
+	/*
+	 * From here on the sweep puts back what it holds: no cancel or
+	 * terminate interrupts that (a second one stays pending until exit).
+	 */
+	HOLD_INTERRUPTS();
+	QueryCancelPending = false;
 	wp_job_phase(WP_PHASE_RESTORE, 0, 0, NULL);
 	wp_step_stop_load(&plan);
 	wp_standby_disconnect();

@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "commands/vacuum.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -29,12 +30,15 @@
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/timeout.h"
 
+#include "compat.h"
 #include "init_pgbench.h"
 #include "job.h"
+#include "rights.h"
 #include "shmem.h"
 #include "worker.h"
 
@@ -147,8 +151,9 @@ wp_init_exit(int code, Datum arg)
 }
 
 /*
- * Entry point of the init_pgbench worker.  The request is the scale and the
- * caller's search_path (where pgbench would create the tables).
+ * Entry point of the init_pgbench worker.  The request is the scale and
+ * the search_path wp_init_schema made (the schema of the tables, then
+ * pg_catalog).
  */
 void
 wp_init_pgbench_main(Datum main_arg)
@@ -194,12 +199,13 @@ wp_init_pgbench_main(Datum main_arg)
 		const char *generate[] = {
 			"truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
 			psprintf("insert into pgbench_branches(bid,bbalance) select bid, 0 "
-					 "from generate_series(1, %d) as bid", NBRANCHES * scale),
-			psprintf("insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / %d + 1, 0 "
-					 "from generate_series(1, %d) as tid", NTELLERS, NTELLERS * scale),
+					 "from pg_catalog.generate_series(1, %d) as bid", NBRANCHES * scale),
+			psprintf("insert into pgbench_tellers(tid,bid,tbalance) "
+					 "select tid, (tid OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) %d OPERATOR(pg_catalog.+) 1, 0 "
+					 "from pg_catalog.generate_series(1, %d) as tid", NTELLERS, NTELLERS * scale),
 			psprintf("insert into pgbench_accounts(aid,bid,abalance,filler) "
-					 "select aid, (aid - 1) / %d + 1, 0, '' "
-					 "from generate_series(1, " INT64_FORMAT ") as aid",
+					 "select aid, (aid OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) %d OPERATOR(pg_catalog.+) 1, 0, '' "
+					 "from pg_catalog.generate_series(1, " INT64_FORMAT ") as aid",
 					 NACCOUNTS, (int64) NACCOUNTS * scale)
 		};
 		const char *keys[] = {
@@ -242,6 +248,31 @@ wp_init_pgbench_main(Datum main_arg)
 PG_FUNCTION_INFO_V1(wp_init_pgbench);
 
 /*
+ * Where the tables go: the schema an unqualified CREATE TABLE of the
+ * caller's would use (the first of its search_path that exists), which the
+ * caller must be allowed to create in.  The worker's search_path is
+ * that schema, then pg_catalog: the tables are dropped and created there
+ * only, and every function and operator the statements use is named with
+ * its schema, pg_catalog, so that none of that schema's runs.
+ */
+static void
+wp_init_schema(WpInitRequest *req)
+{
+	Oid			nsp = RangeVarGetCreationNamespace(makeRangeVar(NULL, "pgbench_accounts", -1));
+	char	   *name = get_namespace_name(nsp);
+
+	if (wp_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to create the pgbench tables in schema \"%s\"", name),
+				 errdetail("init_pgbench creates them where an unqualified CREATE TABLE of yours would: the first schema of your search_path that exists."),
+				 errhint("Put a schema you may create in first in search_path, or have a superuser GRANT CREATE ON SCHEMA %s TO %s;",
+						 quote_identifier(name), quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+	snprintf(req->search_path, sizeof(req->search_path), "%s, pg_catalog, pg_temp",
+			 quote_identifier(name));
+}
+
+/*
  * init_pgbench(scale int): the pgbench tables, built by a worker (VACUUM
  * cannot run inside the caller's function call), where the caller's
  * search_path says.
@@ -262,8 +293,8 @@ wp_init_pgbench(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("scale must be at most %d (%d million accounts)",
 						WP_INIT_SCALE_MAX, WP_INIT_SCALE_MAX / 10)));
-	wp_job_check_role();
-	wp_caller_search_path(req->search_path);
+	wp_rights_login();
+	wp_init_schema(req);
 	wp_job_run_init(req);
 	PG_RETURN_VOID();
 }

@@ -15,6 +15,8 @@
  */
 #include "postgres.h"
 
+#include <signal.h>
+
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -155,6 +157,41 @@ wp_job_cancel_self(void)
 }
 
 /*
+ * The worker says it runs: the process a cancel interrupts.
+ */
+void
+wp_job_worker_begin(void)
+{
+	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
+	wp_job->worker_pid = MyProcPid;
+	LWLockRelease(wp_job->lock);
+}
+
+/*
+ * Cancel launch `seq` (not a later one): raise the flag the worker checks
+ * between its steps, and interrupt what it is doing now (a checkpoint, a
+ * prewarm, a wait) as pg_cancel_backend would: the worker treats that as
+ * the cancel, puts back what it holds and ends.  The worker runs none of
+ * the caller's code, so nothing can swallow the interrupt.
+ */
+void
+wp_job_cancel(uint64 seq)
+{
+	pid_t		pid = 0;
+
+	LWLockAcquire(wp_job->lock, LW_SHARED);
+	if (wp_job->launch_seq == seq &&
+		(wp_job->state == WP_JOB_STARTING || wp_job->state == WP_JOB_RUNNING))
+	{
+		pg_atomic_write_u32(&wp_job->cancel, 1);
+		pid = wp_job->worker_pid;
+	}
+	LWLockRelease(wp_job->lock);
+	if (pid > 0)
+		(void) kill(pid, SIGINT);
+}
+
+/*
  * Where the job is now: its phase in step `step` (1-based; 0 before the
  * first), repeat and value.
  */
@@ -215,33 +252,12 @@ wp_job_finish(const char *status, ErrorData *edata, int64 sweep_id)
 	wp_job->sweep_id = sweep_id;
 	wp_job->finished_seq = wp_job->launch_seq;
 	wp_job->state = WP_JOB_FINISHED;
+	wp_job->worker_pid = 0;
 	LWLockRelease(wp_job->lock);
 	wp_job_wake_caller();
 }
 
 /* ---------- the caller's side ---------- */
-
-/*
- * The workers connect as the current role: it must be able to log in.
- */
-void
-wp_job_check_role(void)
-{
-	HeapTuple	role;
-	bool		can_login;
-
-	role = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
-	if (!HeapTupleIsValid(role))
-		elog(ERROR, "cache lookup failed for role %u", GetUserId());
-	can_login = ((Form_pg_authid) GETSTRUCT(role))->rolcanlogin;
-	ReleaseSysCache(role);
-	if (!can_login)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("role \"%s\" cannot log in, and walpressure's workers connect as the current role",
-						GetUserNameFromId(GetUserId(), false)),
-				 errhint("RESET ROLE, or run it as a role with LOGIN.")));
-}
 
 /*
  * Claim the slot for a new job as the current role in this database, with
@@ -303,6 +319,7 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 	wp_job->sweep_id = 0;
 	wp_job->caller = MyProc;
 	wp_job->caller_pid = MyProcPid;
+	wp_job->worker_pid = 0;
 	wp_job->dboid = MyDatabaseId;
 	wp_job->roleoid = GetUserId();
 	wp_job->last_step[0] = '\0';

@@ -81,14 +81,16 @@ extern void wp_job_started(int64 sweep_id, int steps_total);
 extern void wp_job_set_total(int steps_total);
 extern bool wp_job_cancelled(void);
 extern void wp_job_cancel_self(void);
+extern void wp_job_cancel(uint64 seq);
 extern void wp_job_finish(const char *status, ErrorData *edata, int64 sweep_id);
 extern int64 wp_job_sweep_id(void);
+extern void wp_job_worker_begin(void);
 extern bool wp_job_idle(void);
 
 /* The caller's side. */
-extern void wp_job_check_role(void);
 extern int64 wp_job_run_sweep(const WpSweepRequest *req, bool wait);
 extern void wp_job_run_init(const WpInitRequest *req);
+extern int64 wp_job_stop_role(Oid role);
 
 /* Shared memory (shmem.c). */
 extern Size wp_job_shmem_size(void);

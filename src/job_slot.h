@@ -58,6 +58,7 @@ typedef struct WpJob
 	int64		sweep_id;		/* 0 until the coordinator recorded it */
 	PGPROC	   *caller;			/* to set its latch */
 	pid_t		caller_pid;
+	pid_t		worker_pid;		/* the running worker, 0 until it started */
 	Oid			dboid;
 	Oid			roleoid;
 	TimestampTz recovery_restarted_at;	/* a caller last started the recovery */

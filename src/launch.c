@@ -228,10 +228,7 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 		if (QueryCancelPending || ProcDiePending)
 		{
 			/* stop our worker (not a later launch's), give it time to record that */
-			LWLockAcquire(wp_job->lock, LW_SHARED);
-			if (wp_job->launch_seq == seq)
-				pg_atomic_write_u32(&wp_job->cancel, 1);
-			LWLockRelease(wp_job->lock);
+			wp_job_cancel(seq);
 			for (int waited = 0; waited < WP_CANCEL_WAIT_MS; waited += 100)
 			{
 				wp_job_read(seq, o);
@@ -516,12 +513,7 @@ wp_cancel_sweep(PG_FUNCTION_ARGS)
 				 errmsg("permission denied to cancel sweep " INT64_FORMAT, id),
 				 errdetail("Only roles with the privileges of the role that runs a sweep may cancel it, and only superusers a superuser's.")));
 	if (running)
-	{
-		LWLockAcquire(wp_job->lock, LW_SHARED);
-		if (wp_job->launch_seq == seq)
-			pg_atomic_write_u32(&wp_job->cancel, 1);
-		LWLockRelease(wp_job->lock);
-	}
+		wp_job_cancel(seq);
 
 	if (!running)
 		wp_refuse_not_running(id);
@@ -543,4 +535,56 @@ wp_cancel_sweep(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 	}
 	PG_RETURN_BOOL(true);
+}
+
+/*
+ * Cancel the job (sweep or init_pgbench) that runs as `role`, if one does,
+ * and wait until it has stopped: revoke_sweeper, before the role's rights
+ * go.  Refused as cancel_sweep refuses: a caller without the privileges of
+ * that role, or a superuser's job by a non-superuser.  Returns the sweep's
+ * id, -1 for an init_pgbench, 0 when none ran.
+ */
+int64
+wp_job_stop_role(Oid role)
+{
+	uint64		seq;
+	bool		running;
+	int64		id;
+	WpJobKind	kind;
+
+	LWLockAcquire(wp_job->lock, LW_SHARED);
+	running = (wp_job->state == WP_JOB_RUNNING || wp_job->state == WP_JOB_STARTING) &&
+		wp_job->roleoid == role;
+	seq = wp_job->launch_seq;
+	kind = wp_job->kind;
+	id = wp_job->sweep_id;
+	LWLockRelease(wp_job->lock);
+	if (!running)
+		return 0;
+	if ((superuser_arg(role) && !superuser()) || !has_privs_of_role(GetUserId(), role))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel the sweep of role \"%s\"",
+						GetUserNameFromId(role, false)),
+				 errdetail("Its rights cannot be taken while it runs; only roles with its privileges may cancel it, and only superusers a superuser's.")));
+	wp_job_cancel(seq);
+	for (;;)
+	{
+		WpOutcome	o;
+
+		memset(&o, 0, sizeof(o));
+		wp_job_read(seq, &o);
+		if (o.finished)
+		{
+			wp_job_wait_gone(&o);
+			if (o.sweep_id > 0)
+				id = o.sweep_id;
+			break;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return kind == WP_JOB_SWEEP ? id : -1;
 }

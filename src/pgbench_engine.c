@@ -62,15 +62,17 @@
 #include "pgbench_engine.h"
 #include "pgbench_log.h"
 #include "program.h"
+#include "rights.h"
 #include "worker.h"
 
-#define WP_PGBENCH_DIR_PREFIX	"walpressure-pgbench."
-#define WP_PGBENCH_APPNAME		"walpressure pgbench"
+#define WP_PGBENCH_DIR_PREFIX	"pgbench."
+#define WP_PGBENCH_APPNAME		WP_LOAD_APPNAME_PGBENCH
 #define WP_PGBENCH_END_WAIT_S	15	/* and may take this long to end */
 #define WP_PREFLIGHT_WAIT_MS	30000
 #define WP_PGBENCH_EARLY_MS		500 /* an end this early is not -T's */
 #define WP_TMP_MIN_FREE_MB		256 /* free space kept on the logs' tmpfs */
 #define WP_BACKENDS_EXIT_MS		5000	/* pgbench's backends may take this to go */
+#define WP_BACKENDS_CUT_MS		1000	/* ... this, when the step was cut short */
 
 /* The pgbench of this step. */
 static pid_t wp_pid = 0;			/* its process (and group), 0: none */
@@ -82,6 +84,7 @@ static bool wp_exit_hook = false;
 static int	wp_clients_n = 0;		/* its clients */
 static double wp_final_cpu = -1;	/* its CPU seconds, once reaped */
 static char wp_lost_note[1024] = "";	/* why it was not clean, "": it was */
+static Oid	wp_role = InvalidOid;	/* the role its connections run as */
 
 /* ---------- where and how ---------- */
 
@@ -133,17 +136,47 @@ wp_tmp_low(void)
 	return (double) st.f_bavail * st.f_frsize < WP_TMP_MIN_FREE_MB * 1024.0 * 1024.0;
 }
 
-/* PGOPTIONS' escaping: a backslash before each space and backslash. */
+/*
+ * One -c option of PGOPTIONS.  The server splits PGOPTIONS at white space
+ * (isspace() in its locale) and takes a backslash as "the next byte as it
+ * is" (pg_split_opts): every byte that is not a letter, a digit or '_'
+ * gets a backslash, so that no value (a search_path holding a tab, say)
+ * can end its option and start another.
+ */
 static void
 wp_append_option(StringInfo out, const char *name, const char *value)
 {
-	appendStringInfo(out, "%s-c %s=", out->len > 0 ? " " : "", name);
+	appendStringInfo(out, "%s-c ", out->len > 0 ? " " : "");
+	for (const char *s = name;; s = value)
+	{
+		for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+		{
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				  (*p >= '0' && *p <= '9') || *p == '_'))
+				appendStringInfoChar(out, '\\');
+			appendStringInfoChar(out, (char) *p);
+		}
+		if (s == value)
+			break;
+		appendStringInfoChar(out, '=');
+	}
+}
+
+/*
+ * A value in a libpq connection string: in single quotes, with a backslash
+ * before each quote and backslash.
+ */
+static void
+wp_append_conninfo(StringInfo out, const char *key, const char *value)
+{
+	appendStringInfo(out, "%s%s='", out->len > 0 ? " " : "", key);
 	for (const char *p = value; *p; p++)
 	{
-		if (*p == ' ' || *p == '\\')
+		if (*p == '\'' || *p == '\\')
 			appendStringInfoChar(out, '\\');
 		appendStringInfoChar(out, *p);
 	}
+	appendStringInfoChar(out, '\'');
 }
 
 /*
@@ -187,33 +220,21 @@ wp_script(const WpLoadSpec *spec)
 
 
 /*
- * Directories an earlier coordinator left (killed with -9, say): those of
- * processes that no longer exist.
+ * pgbench's private directories live in one of this server's (its OS user
+ * and port), under the tmpfs root, made private by wp_private_dir; one an
+ * earlier coordinator left there (killed with -9, say) is one of a process
+ * that no longer exists.
  */
+static char *
+wp_pgbench_parent(void)
+{
+	return psprintf("%s/walpressure.%u.%d", wp_tmp_root(), (unsigned) geteuid(), PostPortNumber);
+}
+
 void
 wp_pgbench_remove_stale_dirs(void)
 {
-	const char *root = wp_tmp_root();
-	DIR		   *d = opendir(root);
-	struct dirent *e;
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL)
-	{
-		long		pid;
-		char		path[MAXPGPATH];
-
-		if (strncmp(e->d_name, WP_PGBENCH_DIR_PREFIX, strlen(WP_PGBENCH_DIR_PREFIX)) != 0)
-			continue;
-		pid = strtol(e->d_name + strlen(WP_PGBENCH_DIR_PREFIX), NULL, 10);
-		if (pid <= 0 || (kill((pid_t) pid, 0) != 0 && errno == ESRCH))
-		{
-			snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
-			wp_remove_dir(path);
-		}
-	}
-	closedir(d);
+	wp_remove_stale_dirs(wp_pgbench_parent(), WP_PGBENCH_DIR_PREFIX);
 }
 
 /* ---------- the process ---------- */
@@ -273,9 +294,6 @@ wp_command(const WpLoadSpec *spec, int seconds, const char *dir, const char *soc
 
 	argv[k++] = wp_pgbench_path();
 	argv[k++] = "--no-vacuum";
-	argv[k++] = psprintf("--host=%s", socket);
-	argv[k++] = psprintf("--port=%d", PostPortNumber);
-	argv[k++] = psprintf("--username=%s", role);
 	argv[k++] = psprintf("--client=%d", spec->clients);
 	argv[k++] = psprintf("--jobs=%ld", Max(1, Min((long) spec->clients, ncpu > 0 ? ncpu : 1)));
 	if (seconds > 0)
@@ -306,9 +324,23 @@ wp_command(const WpLoadSpec *spec, int seconds, const char *dir, const char *soc
 		wp_write_file(path, script);
 		argv[k++] = psprintf("--file=%s%s", path, seconds > 0 ? "" : "@0");
 	}
-	/* the database last, as an operand: no name can pass for an option */
-	argv[k++] = "--";
-	argv[k++] = pstrdup(db);
+	/*
+	 * Where to connect, last, as an operand (no name can pass for an
+	 * option): one connection string with every value quoted, since pgbench
+	 * reads a database name holding '=' as a connection string of its own
+	 * (a database named "dbname=postgres port=..." would redirect the load)
+	 */
+	{
+		StringInfoData conn;
+
+		initStringInfo(&conn);
+		wp_append_conninfo(&conn, "host", socket);
+		wp_append_conninfo(&conn, "port", psprintf("%d", PostPortNumber));
+		wp_append_conninfo(&conn, "user", role);
+		wp_append_conninfo(&conn, "dbname", db);
+		argv[k++] = "--";
+		argv[k++] = conn.data;
+	}
 	argv[k] = NULL;
 	return argv;
 }
@@ -334,7 +366,10 @@ wp_options(const WpLoadSpec *spec, bool superuser_role)
 static void
 wp_make_dir(char *dir)
 {
-	snprintf(dir, MAXPGPATH, "%s/" WP_PGBENCH_DIR_PREFIX "%d.XXXXXX", wp_tmp_root(), MyProcPid);
+	char	   *parent = wp_pgbench_parent();
+
+	wp_private_dir(parent);
+	snprintf(dir, MAXPGPATH, "%s/" WP_PGBENCH_DIR_PREFIX "%d.XXXXXX", parent, MyProcPid);
 	if (mkdtemp(dir) == NULL)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -394,6 +429,7 @@ wp_pgbench_start(const WpLoadSpec *spec, double run_s)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the pgbench engine needs a Unix socket, and unix_socket_directories is empty")));
 	wp_names(spec, &role, &db, &superuser_role);
+	wp_role = spec->roleoid;
 	wp_make_dir(wp_dir);
 	wp_pid = wp_spawn(wp_command(spec, seconds, wp_dir, socket, role, db),
 					  wp_environment(wp_options(spec, superuser_role)),
@@ -527,6 +563,36 @@ wp_pgbench_read(WpLoadTotals *totals)
 }
 
 /*
+ * pgbench has ended: its backends flush their statistics as they exit, and
+ * the server's figures are read after they have gone.  One still there
+ * after `grace_ms` runs on without its client (the caller's statement: a
+ * sleep, a loop that notices no lost connection) and is terminated, as
+ * pg_terminate_backend() would, so that nothing of the load outlives its
+ * step.
+ */
+static void
+wp_pgbench_backends_gone(int grace_ms)
+{
+	for (int waited = 0; OidIsValid(wp_role) && wp_load_backends(wp_role, false, false) > 0;
+		 waited += 10)
+	{
+		if (waited == grace_ms)
+			(void) wp_load_backends(wp_role, false, true);
+		if (waited >= grace_ms + WP_BACKENDS_EXIT_MS)
+		{
+			ereport(WARNING,
+					(errmsg("walpressure: %d pgbench connections of the sweep's role did not end",
+							wp_load_backends(wp_role, false, false))));
+			break;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
  * Stop pgbench.  With finish, let it end as planned: one that does not end
  * in time is killed, and one that lost clients (exit status 2: the others
  * ran on) or failed marks the step.
@@ -560,18 +626,7 @@ wp_pgbench_stop(bool finish)
 			wp_pgbench_note(WIFEXITED(wp_status) && WEXITSTATUS(wp_status) == 2 ?
 							"lost clients during the step" : "failed");
 
-		/*
-		 * Its backends flush their statistics as they exit: the server's
-		 * figures are read after they have gone.
-		 */
-		for (int waited = 0; waited < WP_BACKENDS_EXIT_MS &&
-			 wp_backends_named(WP_PGBENCH_APPNAME) > 0; waited += 10)
-		{
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 10, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-		}
+		wp_pgbench_backends_gone(WP_BACKENDS_EXIT_MS);
 		return;
 	}
 	if (!wp_ended)
@@ -580,7 +635,10 @@ wp_pgbench_stop(bool finish)
 		wp_ended = true;
 	}
 	if (!finish)
+	{
 		wp_pgbench_exit(0, 0);
+		wp_pgbench_backends_gone(WP_BACKENDS_CUT_MS);
+	}
 }
 
 /* End pgbench now; its logs keep what it did (stop(true) reads them). */
@@ -663,13 +721,7 @@ wp_pgbench_preflight(const WpSweepRequest *req)
 	bool		ended = false;
 	char	   *err;
 
-	if (!has_privs_of_role(GetUserId(), ROLE_PG_EXECUTE_SERVER_PROGRAM))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to run pgbench on the server"),
-				 errdetail("The pgbench engine starts a program on the server, which needs the privileges of pg_execute_server_program."),
-				 errhint("A superuser can allow it with GRANT pg_execute_server_program TO %s; or run the sweep with engine => 'backend'. %s",
-						 quote_identifier(role), wp_sweeper_hint())));
+	wp_rights_program();
 	if (access(path, X_OK) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),

@@ -67,26 +67,114 @@ wp_file_tail(const char *path, Size max)
 	return pstrdup(start ? start + 1 : buf.data + buf.len - max);
 }
 
-/* Remove a private directory and the files in it. */
+/*
+ * `dir`, a private directory of this server's OS user in a world-writable,
+ * sticky tmpfs (/dev/shm), made if missing: mode 0700, no symbolic link.
+ * One that is there already but is not such a directory (another local
+ * user made it, or a link) is refused: nothing is ever written or removed
+ * through it.
+ */
+void
+wp_private_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, S_IRWXU) != 0 && errno != EEXIST)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create directory \"%s\": %m", dir)));
+	if (lstat(dir, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat directory \"%s\": %m", dir)));
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("\"%s\" is not a private directory of this server's user", dir),
+				 errdetail("walpressure keeps pgbench's logs there; it must be a directory (not a link) owned by the server's operating system user, with mode 0700."),
+				 errhint("Remove it; walpressure makes it again.")));
+}
+
+/*
+ * Remove directory `name` of the directory open as `parentfd`, and the
+ * files in it, without following a symbolic link anywhere (the directory
+ * itself, or an entry in it) and only when this user owns it.
+ */
+static void
+wp_remove_dir_at(int parentfd, const char *name)
+{
+	int			fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	DIR		   *d;
+	struct dirent *e;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (d = fdopendir(fd)) == NULL)
+	{
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			(void) unlinkat(fd, e->d_name, 0);	/* a link goes, not its target */
+	closedir(d);
+	(void) unlinkat(parentfd, name, AT_REMOVEDIR);
+}
+
+/* Remove a private directory (wp_private_parent's child) and its files. */
 void
 wp_remove_dir(const char *dir)
 {
-	DIR		   *d = opendir(dir);
+	char		parent[MAXPGPATH];
+	const char *name = strrchr(dir, '/');
+	int			pfd;
+
+	if (name == NULL)
+		return;
+	strlcpy(parent, dir, Min(sizeof(parent), (Size) (name - dir) + 1));
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return;
+	wp_remove_dir_at(pfd, name + 1);
+	close(pfd);
+}
+
+/*
+ * Remove the directories in private directory `parent` whose names start
+ * with `prefix` followed by the pid of a process that no longer exists.
+ */
+void
+wp_remove_stale_dirs(const char *parent, const char *prefix)
+{
+	int			pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int			dfd;
+	DIR		   *d;
 	struct dirent *e;
 
-	if (d == NULL)
+	if (pfd < 0)
 		return;
+	/* a second descriptor: closedir closes the one it reads */
+	dfd = dup(pfd);
+	if (dfd < 0 || (d = fdopendir(dfd)) == NULL)
+	{
+		if (dfd >= 0)
+			close(dfd);
+		close(pfd);
+		return;
+	}
 	while ((e = readdir(d)) != NULL)
 	{
-		char		path[MAXPGPATH];
+		long		pid;
 
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		(void) unlink(path);
+		pid = strtol(e->d_name + strlen(prefix), NULL, 10);
+		if (pid <= 0 || (kill((pid_t) pid, 0) != 0 && errno == ESRCH))
+			wp_remove_dir_at(pfd, e->d_name);
 	}
 	closedir(d);
-	(void) rmdir(dir);
+	close(pfd);
 }
 
 /*

@@ -18,5 +18,7 @@ extern void wp_kill_group(pid_t pid, int *status);
 extern void wp_write_file(const char *path, const char *text);
 extern char *wp_file_tail(const char *path, Size max);
 extern void wp_remove_dir(const char *dir);
+extern void wp_private_dir(const char *dir);
+extern void wp_remove_stale_dirs(const char *parent, const char *prefix);
 
 #endif							/* WALPRESSURE_PROGRAM_H */

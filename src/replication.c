@@ -54,10 +54,9 @@
 #include "compat.h"
 #include "replication.h"
 #include "shmem.h"
+#include "worker.h"
 
 /* the load's connections and in-server clients (pgbench_engine.c, client.c) */
-#define WP_LOAD_APPNAME_PGBENCH	"walpressure pgbench"
-#define WP_LOAD_APPNAME_CLIENT	"walpressure client"
 
 /*
  * A standby whose positions and replies have not moved for this long (on
@@ -380,47 +379,6 @@ wp_syncrep_ready_now(char **why)
 	return false;
 }
 
-/*
- * The load's backends: its pgbench connections and in-server clients (by
- * application_name, in this database, as the sweep's role), with
- * `syncrep_only` those waiting in IPC:SyncRep.  With `terminate`, each is
- * sent SIGTERM, as pg_terminate_backend() does; its PGPROC is checked again
- * just before, so that a pid reused meanwhile is not signalled.  Returns
- * how many there are (were signalled).
- */
-static int
-wp_load_backends(Oid roleid, bool syncrep_only, bool terminate)
-{
-	int			n;
-	int			count = 0;
-
-	pgstat_clear_snapshot();
-	n = pgstat_fetch_stat_numbackends();
-	for (int i = 1; i <= n; i++)
-	{
-		LocalPgBackendStatus *local = wp_local_beentry(i);
-		PgBackendStatus *be;
-		PGPROC	   *proc;
-
-		if (local == NULL)
-			continue;
-		be = &local->backendStatus;
-		if (be->st_databaseid != MyDatabaseId || be->st_userid != roleid ||
-			(strcmp(be->st_appname, WP_LOAD_APPNAME_PGBENCH) != 0 &&
-			 strcmp(be->st_appname, WP_LOAD_APPNAME_CLIENT) != 0))
-			continue;
-		proc = BackendPidGetProc(be->st_procpid);
-		if (proc == NULL || proc->roleId != roleid || proc->databaseId != MyDatabaseId)
-			continue;
-		if (syncrep_only &&
-			*((volatile uint32 *) &proc->wait_event_info) != WAIT_EVENT_SYNC_REP)
-			continue;
-		if (terminate && kill(be->st_procpid, SIGTERM) != 0)
-			continue;
-		count++;
-	}
-	return count;
-}
 
 /*
  * End the waits of the load's commits for a standby: its backends waiting

@@ -47,6 +47,7 @@
 #include "replication.h"
 #include "request.h"
 #include "shmem.h"
+#include "rights.h"
 #include "worker.h"
 
 PG_FUNCTION_INFO_V1(wp_run_sweep);
@@ -181,10 +182,12 @@ wp_pg_settings(const char *name, const char *column)
 {
 	char	   *result = NULL;
 	int			rc;
+	int			nest;
 
 	SPI_connect();
+	nest = wp_safe_path_begin();
 	rc = SPI_execute_with_args(psprintf("SELECT %s FROM pg_catalog.pg_settings "
-										"WHERE name = pg_catalog.lower($1)", column),
+										"WHERE name OPERATOR(pg_catalog.=) pg_catalog.lower($1)", column),
 							   1, (Oid[]) {TEXTOID},
 							   (Datum[]) {CStringGetTextDatum(name)}, NULL, true, 1);
 	if (rc != SPI_OK_SELECT)
@@ -196,6 +199,7 @@ wp_pg_settings(const char *name, const char *column)
 		if (v != NULL)
 			result = SPI_palloc(strlen(v) + 1), strcpy(result, v);
 	}
+	wp_safe_path_end(nest);
 	SPI_finish();
 	return result;
 }
@@ -256,17 +260,6 @@ wp_refuse_setting(const char *name, const char *what)
 					 wp_param_list(WP_PARAM_NONE), wp_param_list(WP_PARAM_LOAD))));
 }
 
-
-/*
- * The end of a HINT for a right every sweep with the default arguments
- * needs: the one call that grants them all.
- */
-const char *
-wp_sweeper_hint(void)
-{
-	return psprintf("SELECT walpressure.grant_sweeper(%s); grants every right a sweep with the default arguments needs.",
-					quote_literal_cstr(quote_identifier(GetUserNameFromId(GetUserId(), false))));
-}
 
 /*
  * What a number setting takes, for the HINT of a refused value: what a bare
@@ -334,26 +327,15 @@ wp_check_guc_value(const char *name, const char *value, GucContext context, GucS
 }
 
 /*
- * May the caller set session setting `name` to `value`?  The value is
- * parsed by the GUC machinery with its own errors; a setting only
- * superusers may set (commit_delay, wal_compression) needs SET privilege on
- * it, exactly as the caller's own SET would.  Nothing is changed.
+ * A session setting: the value is parsed by the GUC machinery with its own
+ * errors, and the caller must be allowed to set it (rights.c).  Nothing is
+ * changed.
  */
 static void
 wp_check_session_setting(const char *name, const char *value)
 {
 	wp_check_guc_value(name, value, PGC_SUSET, PGC_S_SESSION);
-	if (!superuser() &&
-		set_config_option(name, value, PGC_USERSET, PGC_S_SESSION,
-						  GUC_ACTION_SET, false, DEBUG1, false) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to set parameter \"%s\"", name),
-				 errdetail("The sweep's clients set it in their sessions as the role that runs the sweep."),
-				 errhint("A superuser can allow it with GRANT SET ON PARAMETER %s TO %s;%s%s", name,
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
-						 strcmp(name, "commit_delay") == 0 ? " " : "",
-						 strcmp(name, "commit_delay") == 0 ? wp_sweeper_hint() : "")));
+	wp_rights_session_setting(name, value);
 }
 
 /*
@@ -367,13 +349,7 @@ wp_check_server_setting(const char *name, const char *value, bool accept_data_lo
 	char	   *source;
 
 	wp_check_guc_value(name, value, PGC_SIGHUP, PGC_S_FILE);
-	if (pg_parameter_aclcheck(name, GetUserId(), ACL_ALTER_SYSTEM) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to change %s for the whole server", name),
-				 errdetail("A sweep changes server-wide settings with ALTER SYSTEM as the role that runs it."),
-				 errhint("A superuser can allow it with GRANT ALTER SYSTEM ON PARAMETER %s TO %s;", name,
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)))));
+	wp_rights_server_setting(name);
 	source = wp_pg_settings(name, "source");
 	if (source != NULL && (strcmp(source, "command line") == 0 ||
 						   strcmp(source, "environment variable") == 0))
@@ -405,49 +381,6 @@ wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 		wp_check_server_setting(name, value, accept_data_loss);
 	else
 		wp_check_session_setting(name, value);
-}
-
-/*
- * May the caller run a function of the extension (`signature` as shown,
- * `lookup` fully qualified, so the caller's search_path plays no part)?  A
- * sweep does on the caller's behalf what these functions do, so it needs
- * the same right.
- */
-static void
-wp_check_may_call(const char *signature, const char *lookup, const char *why)
-{
-	Oid			fn;
-
-	fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure, CStringGetTextDatum(lookup)));
-	if (!OidIsValid(fn) || wp_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to %s", why),
-				 errdetail("The sweep does it as walpressure.%s would, and this role may not run that.",
-						   signature),
-				 strncmp(signature, "prewarm", 7) == 0 ?
-				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION walpressure.%s TO %s; or run the sweep with prewarm => false. %s",
-						 signature, quote_identifier(GetUserNameFromId(GetUserId(), false)),
-						 wp_sweeper_hint()) :
-				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION walpressure.%s TO %s;",
-						 signature, quote_identifier(GetUserNameFromId(GetUserId(), false)))));
-}
-
-/* The same, for a function of pg_catalog. */
-static void
-wp_check_may_call_catalog(const char *signature, const char *lookup, const char *why)
-{
-	Oid			fn = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
-														  CStringGetTextDatum(lookup)));
-
-	if (!OidIsValid(fn) || wp_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to %s", why),
-				 errdetail("A sweep that changes server-wide settings applies them with a reload, as %s does.",
-						   signature),
-				 errhint("A superuser can allow it with GRANT EXECUTE ON FUNCTION pg_catalog.%s TO %s;",
-						 signature, quote_identifier(GetUserNameFromId(GetUserId(), false)))));
 }
 
 /* Does the request fix a server-wide setting? */
@@ -616,34 +549,35 @@ wp_request_engine(WpSweepRequest *req, const char *engine, const char *script,
  * and their scale.
  */
 static int
-wp_pgbench_scale(const char *workload)
+wp_pgbench_scale(WpSweepRequest *req, const char *workload)
 {
 	static const char *const tables[] = {
-		"pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"
+		"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
 	};
 	int			scale;
 	bool		isnull;
+	int			nest;
 
 	for (int i = 0; i < lengthof(tables); i++)
-		if (!OidIsValid(RelnameGetRelid(tables[i])))
+	{
+		req->prewarm_rels[i] = RelnameGetRelid(tables[i]);
+		if (!OidIsValid(req->prewarm_rels[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_TABLE),
 					 errmsg("workload %s needs the pgbench tables, and they are missing", workload),
 					 errhint("Create them with SELECT walpressure.init_pgbench(10);")));
-	if (pg_class_aclcheck(RelnameGetRelid("pgbench_branches"), GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to read the pgbench tables"),
-				 errdetail("The load runs as the role that runs the sweep, and %s reads and writes the pgbench tables.",
-						   workload),
-				 errhint("A superuser can allow it with GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_branches, pgbench_tellers TO %s; GRANT SELECT, INSERT ON pgbench_history TO %s; %s",
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
-						 wp_sweeper_hint())));
+	}
+	req->nprewarm = lengthof(tables);
+	wp_rights_tables(workload, req->prewarm_rels[1]);
 	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.count(*)::int FROM pgbench_branches", true, 1) != SPI_OK_SELECT)
+	nest = wp_safe_path_begin();
+	if (SPI_execute(psprintf("SELECT pg_catalog.count(*)::pg_catalog.int4 FROM %s",
+							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(req->prewarm_rels[1])),
+														get_rel_name(req->prewarm_rels[1]))),
+					true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not count pgbench_branches");
 	scale = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	wp_safe_path_end(nest);
 	SPI_finish();
 	return scale;
 }
@@ -679,12 +613,20 @@ wp_vals_as_text(FunctionCallInfo fcinfo, bool config, Datum **elems, bool **null
 		char	   *lit = type == UNKNOWNOID ? DatumGetCString(PG_GETARG_DATUM(A_VALS)) :
 			TextDatumGetCString(PG_GETARG_DATUM(A_VALS));
 
+
 		/*
 		 * a literal array, or one value; a settings sweep's literal JSON
 		 * object ('{}', '{"fsync": "off"}') is one value
 		 */
 		const char *p = lit + strspn(lit, " \t\r\n");
 		const char *q = p[0] == '{' ? p + 1 + strspn(p + 1, " \t\r\n") : p;
+
+		/* its size before anything is made of it */
+		if (strlen(lit) > (Size) WP_MAX_VALUES * (WP_VALUE_MAX + 3) + 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("vals takes %zu bytes; a sweep takes at most %d values of at most %d bytes each",
+							strlen(lit), WP_MAX_VALUES, WP_VALUE_MAX - 1)));
 
 		/* an object's first key ("fsync"), not an array's first element ("{...") */
 		if (config && p[0] == '{' && (q[0] == '}' || (q[0] == '"' && q[1] != '{' && q[1] != '\\')))
@@ -718,6 +660,12 @@ wp_vals_as_text(FunctionCallInfo fcinfo, bool config, Datum **elems, bool **null
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("vals must be a one-dimensional array")));
+	/* how many, before any is taken apart or turned into text */
+	if (ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr)) > WP_MAX_VALUES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("vals has %d values; a sweep takes at most %d",
+						ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr)), WP_MAX_VALUES)));
 	elemtype = ARR_ELEMTYPE(arr);
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, elems, nulls, n);
@@ -974,7 +922,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("only iops_cap, label, script, budget and standby_conninfo may be NULL")));
 
-	wp_job_check_role();
+	wp_rights_login();
 	req = palloc0(sizeof(WpSweepRequest));
 	req->accept_data_loss = PG_GETARG_BOOL(A_ACCEPT_DATA_LOSS);
 	req->prewarm = PG_GETARG_BOOL(A_PREWARM);
@@ -1151,35 +1099,24 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 
 	/* server-wide settings take effect with a reload: the caller's right */
 	if (wp_request_server_names(req) != NIL || wp_request_has_server_setting(req))
-		wp_check_may_call_catalog("pg_reload_conf()", "pg_catalog.pg_reload_conf()",
-								  "reload the server's configuration");
+		wp_rights_reload();
 
 	/* the disk: the caller's right to cap it, then the cgroup's state */
 	if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
 	{
-		wp_check_may_call("set_iops_cap(integer,integer,text)",
-						  "walpressure.set_iops_cap(pg_catalog.int4,pg_catalog.int4,pg_catalog.text)",
-						  "cap the disk's IOPS");
+		wp_rights_cap();
 		(void) wp_cgroup_check();
 		(void) wp_wal_device(NULL);
 	}
 
 	/* each step starts with a CHECKPOINT: the caller's right too */
-	if (req->checkpoint && !has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to start each step with a CHECKPOINT"),
-				 errdetail("Each step of a sweep starts with a CHECKPOINT, which needs the privileges of pg_checkpoint."),
-				 errhint("A superuser can allow it with GRANT pg_checkpoint TO %s; or run the sweep with checkpoint => false. %s",
-						 quote_identifier(GetUserNameFromId(GetUserId(), false)),
-						 wp_sweeper_hint())));
+	if (req->checkpoint)
+		wp_rights_checkpoint();
 	/* the data, prewarmed as the caller */
 	if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
-		wp_check_may_call("prewarm(regclass[])",
-						  "walpressure.prewarm(pg_catalog.regclass[])",
-						  "prewarm the pgbench tables before the sweep");
+		wp_rights_prewarm();
 	if (req->workload != WP_WORKLOAD_CUSTOM)
-		req->scale = wp_pgbench_scale(workload);
+		req->scale = wp_pgbench_scale(req, workload);
 	wp_caller_search_path(req->search_path);
 	/* the pgbench engine: its binary, the connection, the script, first */
 	if (req->engine == WP_ENGINE_PGBENCH)
@@ -1188,6 +1125,13 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	{
 		wp_copy_bounded(req->label, text_to_cstring(PG_GETARG_TEXT_PP(A_LABEL)),
 						WP_TEXT_MAX, "label");
+		/* it is printed by report() and drawn in plot()'s SVG */
+		for (const unsigned char *p = (const unsigned char *) req->label; *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("label contains a control character (byte 0x%02x)", *p),
+						 errhint("Give the label as one line of text.")));
 		req->has_label = true;
 	}
 

@@ -81,6 +81,9 @@ typedef struct WpSweepRequest
 	bool		prewarm;
 	bool		accept_data_loss;
 	int			scale;			/* rows of pgbench_branches, 0 for custom */
+	/* the pgbench tables in the caller's search_path, for prewarm and rights */
+	Oid			prewarm_rels[4];	/* accounts, branches, history, tellers */
+	int			nprewarm;
 	int			nfixed;
 	WpSetting	fixed[WP_MAX_FIXED];
 	bool		has_label;
@@ -111,7 +114,6 @@ extern bool wp_value_sets(const WpSweepRequest *req, int pos, const char *name,
 						  const char **value);
 extern int	wp_value_session_settings(const WpSweepRequest *req, int pos, WpSetting *dst, int max);
 extern List *wp_request_server_names(const WpSweepRequest *req);
-extern const char *wp_sweeper_hint(void);
 extern void wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id);
 
 #endif							/* WALPRESSURE_REQUEST_H */

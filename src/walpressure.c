@@ -22,6 +22,7 @@
 #include "utils/guc.h"
 
 #include "cgroup.h"
+#include "guard.h"
 #include "shmem.h"
 #include "walpressure.h"
 
@@ -96,4 +97,5 @@ _PG_init(void)
 	wp_shmem_install_hooks();
 	wp_probe_register();
 	wp_sampler_register();
+	wp_guard_register();
 }

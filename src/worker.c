@@ -17,7 +17,11 @@
 #include "pgstat.h"
 #include "mb/pg_wchar.h"
 #include "postmaster/bgworker.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
 #include "utils/backend_status.h"
+#include "utils/guc.h"
+#include "utils/wait_event.h"
 
 #include "compat.h"
 #include "worker.h"
@@ -164,4 +168,69 @@ wp_copy_text(char *dst, const char *src, Size size)
 
 	memcpy(dst, src, len);
 	dst[len] = '\0';
+}
+
+/*
+ * The load's backends: its pgbench connections and in-server clients (by
+ * application_name, in this database, as the sweep's role), with
+ * `syncrep_only` those waiting in IPC:SyncRep.  With `terminate`, each is
+ * sent SIGTERM, as pg_terminate_backend() does; its PGPROC is checked again
+ * just before, so that a pid reused meanwhile is not signalled.  Returns
+ * how many there are (were signalled).
+ */
+int
+wp_load_backends(Oid roleid, bool syncrep_only, bool terminate)
+{
+	int			n;
+	int			count = 0;
+
+	pgstat_clear_snapshot();
+	n = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = wp_local_beentry(i);
+		PgBackendStatus *be;
+		PGPROC	   *proc;
+
+		if (local == NULL)
+			continue;
+		be = &local->backendStatus;
+		if (be->st_databaseid != MyDatabaseId || be->st_userid != roleid ||
+			(strcmp(be->st_appname, WP_LOAD_APPNAME_PGBENCH) != 0 &&
+			 strcmp(be->st_appname, WP_LOAD_APPNAME_CLIENT) != 0))
+			continue;
+		proc = BackendPidGetProc(be->st_procpid);
+		if (proc == NULL || proc->roleId != roleid || proc->databaseId != MyDatabaseId)
+			continue;
+		if (syncrep_only &&
+			*((volatile uint32 *) &proc->wait_event_info) != WAIT_EVENT_SYNC_REP)
+			continue;
+		if (terminate && kill(be->st_procpid, SIGTERM) != 0)
+			continue;
+		count++;
+	}
+	return count;
+}
+
+/*
+ * SQL the extension runs in a caller's session resolves nothing in the
+ * caller's search_path: a function or operator of a schema someone else
+ * may write to would run with the caller's rights.  From here to
+ * wp_safe_path_end the search_path is pg_catalog, pg_temp; every name of
+ * the extension is qualified.
+ */
+int
+wp_safe_path_begin(void)
+{
+	int			nest = NewGUCNestLevel();
+
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+void
+wp_safe_path_end(int nest)
+{
+	AtEOXact_GUC(true, nest);
 }

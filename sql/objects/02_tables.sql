@@ -97,9 +97,14 @@ CREATE OR REPLACE TRIGGER keep_running BEFORE DELETE ON sweeps
 CREATE OR REPLACE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
     FOR EACH STATEMENT EXECUTE FUNCTION _sweeps_keep_running();
 
+COMMENT ON TABLE sweeper_grants IS
+'Each GRANT grant_sweeper() gave a role (only those the role did not hold already) and the REVOKE that takes it back: revoke_sweeper() runs those and deletes the rows';
+
 SELECT pg_catalog.pg_extension_config_dump('sweeps', '');
 SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('steps', '');
 SELECT pg_catalog.pg_extension_config_dump('step_samples', '');
 SELECT pg_catalog.pg_extension_config_dump('step_statements', '');
 SELECT pg_catalog.pg_extension_config_dump('step_replication', '');
+SELECT pg_catalog.pg_extension_config_dump('sweeper_grants', '');
+SELECT pg_catalog.pg_extension_config_dump('sweeper_grants_grant_id_seq', '');

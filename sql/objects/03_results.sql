@@ -4,6 +4,7 @@
 CREATE OR REPLACE FUNCTION _t975(df float8)
 RETURNS float8
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN CASE
     WHEN df < 1 THEN NULL
     WHEN df <= 30 THEN (ARRAY[12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -171,21 +172,21 @@ WITH per_value AS (
            min(q.query) AS query,
            count(*) AS steps,
            sum(q.calls) AS calls,
-           sum(q.calls) / sum(st.seconds) AS calls_per_s,
+           sum(q.calls) / nullif(sum(st.seconds), 0) AS calls_per_s,
            sum(q.total_ms) AS total_ms,
-           sum(q.total_ms) / sum(q.calls) AS mean_ms,
+           sum(q.total_ms) / nullif(sum(q.calls), 0) AS mean_ms,
            stddev_samp(q.mean_ms) AS mean_sd_steps,
            -- every call's time squared, summed, for the stddev over all the calls
            sum(q.calls * (q.stddev_ms * q.stddev_ms + q.mean_ms * q.mean_ms)) AS sumsq,
-           sum(q.rows)::float8 / sum(q.calls) AS rows_per_call,
-           sum(q.wal_bytes)::float8 / sum(q.calls) AS wal_bytes_per_call
+           sum(q.rows)::float8 / nullif(sum(q.calls), 0) AS rows_per_call,
+           sum(q.wal_bytes)::float8 / nullif(sum(q.calls), 0) AS wal_bytes_per_call
     FROM step_statements q
     JOIN steps st ON st.sweep_id = q.sweep_id AND st.step = q.step
     WHERE st.discarded IS NULL
     GROUP BY q.sweep_id, st.value_pos, q.queryid
 ), v AS (
     SELECT p.*,
-           sqrt(greatest(p.sumsq / p.calls - p.mean_ms * p.mean_ms, 0)) AS stddev_ms,
+           sqrt(greatest(p.sumsq / nullif(p.calls, 0) - p.mean_ms * p.mean_ms, 0)) AS stddev_ms,
            walpressure._t975(p.steps - 1) * p.mean_sd_steps / sqrt(p.steps) AS mean_half
     FROM per_value p
 )

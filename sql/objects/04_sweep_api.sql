@@ -15,6 +15,7 @@ COMMENT ON FUNCTION init_pgbench(int) IS
 CREATE OR REPLACE FUNCTION _prewarm(relations regclass[])
 RETURNS TABLE (relation regclass, blocks bigint)
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     rels regclass[] := _prewarm.relations;
@@ -22,12 +23,7 @@ DECLARE
     total bigint := 0;
     buffers bigint;
 BEGIN
-    IF rels IS NULL THEN
-        SELECT array_agg(to_regclass(t) ORDER BY t) INTO rels
-        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_history',
-                          'pgbench_tellers']) AS t
-        WHERE to_regclass(t) IS NOT NULL;
-    END IF;
+    -- (prewarm() names the pgbench tables when it is given none)
 
     SELECT n.nspname INTO prewarm_schema
     FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
@@ -179,127 +175,151 @@ REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
-GRANT SELECT ON sweeps, steps, step_samples, step_statements, step_replication, results, statements, progress TO pg_monitor;
+GRANT SELECT ON sweeps, steps, step_samples, step_replication, results, progress TO pg_monitor;
+-- the load's statement texts: pg_stat_statements shows another role's only
+-- to pg_read_all_stats, and so do these
+GRANT USAGE ON SCHEMA walpressure TO pg_read_all_stats;
+GRANT SELECT ON step_statements, statements TO pg_read_all_stats;
 
 --
 -- Who may sweep, and cleaning up.
 --
 
--- Every right a sweep with the default arguments needs, in one call: the
--- schema, run_sweep, cancel_sweep, prewarm, reading the results, a
--- CHECKPOINT per step (pg_checkpoint), setting commit_delay (the setting
--- sweeps are made for; only superusers may by default), the server's pgbench (the default
--- engine: pg_execute_server_program, which lets the role run any program as
--- the server's OS user; engine => 'backend' needs none of it), and the rows
--- of the pgbench tables the load reads and writes.  Returns each GRANT.
-CREATE OR REPLACE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'pgbench')
+-- grant_sweeper() after the caller's side (C): give a role every right a
+-- sweep needs that it does not hold yet, and record each, so that
+-- revoke_sweeper takes back exactly what was given.  pg_execute_server_program
+-- (the pgbench engine: any program as the server's OS user, which equals
+-- superuser) only with engine => 'pgbench'.  The results' statement texts
+-- (step_statements, statements) are not among them: pg_read_all_stats'.
+CREATE OR REPLACE FUNCTION _grant_sweeper(role regrole, engine text, tables regclass[])
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    r text := grant_sweeper.role::text;
-    g text;
-    t text;
+    r text := _grant_sweeper.role::text;
+    g record;
 BEGIN
-    IF grant_sweeper.engine NOT IN ('pgbench', 'backend') THEN
-        RAISE EXCEPTION 'unknown engine "%"', grant_sweeper.engine
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'Engines: pgbench, backend.';
-    END IF;
-    FOREACH g IN ARRAY ARRAY[
-        format('GRANT USAGE ON SCHEMA walpressure TO %s', r),
-        format('GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text), '
-               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() TO %s', r),
-        format('GRANT SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.step_statements, walpressure.step_replication, walpressure.results, walpressure.statements, '
-               'walpressure.best, walpressure.progress TO %s', r),
-        format('GRANT pg_checkpoint TO %s', r),
-        format('GRANT SET ON PARAMETER commit_delay TO %s', r)]
+    FOR g IN
+        SELECT * FROM (
+            SELECT 1 AS o, format('GRANT USAGE ON SCHEMA walpressure TO %s', r) AS grant_sql,
+                   format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r) AS revoke_sql,
+                   has_schema_privilege(_grant_sweeper.role, 'walpressure', 'USAGE') AS held
+            UNION ALL
+            SELECT 2, format('GRANT EXECUTE ON FUNCTION %s TO %s', f::regprocedure, r),
+                   format('REVOKE EXECUTE ON FUNCTION %s FROM %s', f::regprocedure, r),
+                   has_function_privilege(_grant_sweeper.role, f, 'EXECUTE')
+            FROM unnest(ARRAY(SELECT p.oid FROM pg_catalog.pg_proc p
+                              WHERE p.pronamespace = 'walpressure'::regnamespace
+                                AND p.proname IN ('run_sweep', 'cancel_sweep', 'prewarm', 'progress_row')
+                              ORDER BY p.proname)) AS f
+            UNION ALL
+            SELECT 3, format('GRANT SELECT ON %s TO %s', c, r), format('REVOKE SELECT ON %s FROM %s', c, r),
+                   has_table_privilege(_grant_sweeper.role, c, 'SELECT')
+            FROM unnest(ARRAY['walpressure.sweeps', 'walpressure.steps', 'walpressure.step_samples',
+                              'walpressure.step_replication', 'walpressure.results', 'walpressure.best',
+                              'walpressure.progress']::regclass[]) AS c
+            UNION ALL
+            SELECT 4, format('GRANT pg_checkpoint TO %s', r), format('REVOKE pg_checkpoint FROM %s', r),
+                   pg_has_role(_grant_sweeper.role, 'pg_checkpoint', 'MEMBER')
+            UNION ALL
+            SELECT 5, format('GRANT SET ON PARAMETER %s TO %s', p, r),
+                   format('REVOKE SET ON PARAMETER %s FROM %s', p, r),
+                   has_parameter_privilege(_grant_sweeper.role, p, 'SET')
+            FROM unnest(ARRAY['commit_delay', 'track_wal_io_timing']) AS p
+            UNION ALL
+            SELECT 6, format('GRANT pg_execute_server_program TO %s', r),
+                   format('REVOKE pg_execute_server_program FROM %s', r),
+                   pg_has_role(_grant_sweeper.role, 'pg_execute_server_program', 'MEMBER')
+            WHERE _grant_sweeper.engine = 'pgbench'
+            UNION ALL
+            -- the pgbench tables: the rights the role lacks of those the load uses
+            SELECT 7, format('GRANT %s ON %s TO %s', privs, t, r), format('REVOKE %s ON %s FROM %s', privs, t, r),
+                   privs IS NULL
+            FROM (SELECT t, string_agg(p, ', ' ORDER BY p <> 'SELECT', p) FILTER (WHERE NOT has_table_privilege(_grant_sweeper.role, t, p)) AS privs
+                  FROM unnest(coalesce(_grant_sweeper.tables, '{}')) AS t,
+                       LATERAL unnest(CASE WHEN (SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = t) = 'pgbench_history'
+                                           THEN ARRAY['SELECT', 'INSERT'] ELSE ARRAY['SELECT', 'UPDATE'] END) AS p
+                  GROUP BY t) AS tp
+        ) AS items
+        WHERE NOT held
+        ORDER BY o, grant_sql
     LOOP
-        EXECUTE g;
-        RETURN NEXT g;
+        EXECUTE g.grant_sql;
+        INSERT INTO walpressure.sweeper_grants (role, granted, revoke) VALUES (_grant_sweeper.role, g.grant_sql, g.revoke_sql);
+        RETURN NEXT g.grant_sql || CASE WHEN g.o = 6
+            THEN '   -- the pgbench engine runs the server''s pgbench: the role may run any program as the server''s OS user, which equals superuser'
+            ELSE '' END;
     END LOOP;
-    IF grant_sweeper.engine = 'pgbench' THEN
-        g := format('GRANT pg_execute_server_program TO %s', r);
-        EXECUTE g;
-        RETURN NEXT g || '   -- the default engine runs the server''s pgbench: this lets the role run any program as the server''s OS user';
-    END IF;
-    -- the pgbench tables the caller's search_path finds (as run_sweep will),
-    -- when they exist
-    FOR t, g IN
-        SELECT c.oid::regclass::text, CASE WHEN c.relname = 'pgbench_history' THEN 'SELECT, INSERT' ELSE 'SELECT, UPDATE' END
-        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
-        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
-        ORDER BY 1
-    LOOP
-        g := format('GRANT %s ON %s TO %s', g, t, r);
-        EXECUTE g;
-        RETURN NEXT g;
-    END LOOP;
-    IF NOT FOUND THEN
+    IF coalesce(array_length(_grant_sweeper.tables, 1), 0) = 0 THEN
         RAISE NOTICE 'no pgbench tables yet: after walpressure.init_pgbench(), call grant_sweeper again for their rows';
     END IF;
 END
 $$;
 
-COMMENT ON FUNCTION grant_sweeper(regrole, text) IS
-'Grant a role every right a sweep with the default arguments needs (engine => ''backend'': without pg_execute_server_program); returns the GRANTs';
+COMMENT ON FUNCTION _grant_sweeper(regrole, text, regclass[]) IS
+'grant_sweeper() after its check: the GRANTs the role lacks, each recorded in sweeper_grants';
 
--- The reverse of grant_sweeper.
-CREATE OR REPLACE FUNCTION revoke_sweeper(role regrole)
+CREATE OR REPLACE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'backend')
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'wp_grant_sweeper'
+LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION grant_sweeper(regrole, text) IS
+'Grant a role every right a sweep needs that it lacks (with engine => ''pgbench'' also pg_execute_server_program, which equals superuser), recorded for revoke_sweeper; returns the GRANTs';
+
+-- revoke_sweeper() after the caller's side (C, which cancels the role's
+-- running sweep first): what grant_sweeper gave the role, taken back, and
+-- nothing else (a right it held before stays).
+CREATE OR REPLACE FUNCTION _revoke_sweeper(role regrole)
 RETURNS SETOF text
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    r text := revoke_sweeper.role::text;
-    g text;
-    t text;
+    g record;
 BEGIN
-    FOR t IN
-        SELECT c.oid::regclass::text
-        FROM unnest(ARRAY['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history']) AS n
-        JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(n)
-        ORDER BY 1
-    LOOP
-        g := format('REVOKE SELECT, INSERT, UPDATE ON %s FROM %s', t, r);
-        EXECUTE g;
-        RETURN NEXT g;
+    FOR g IN WITH gone AS (DELETE FROM walpressure.sweeper_grants sg WHERE sg.role = _revoke_sweeper.role
+                           RETURNING sg.revoke, sg.grant_id)
+             SELECT * FROM gone ORDER BY grant_id DESC LOOP
+        BEGIN
+            EXECUTE g.revoke;
+            RETURN NEXT g.revoke;
+        EXCEPTION WHEN undefined_table OR undefined_function OR undefined_object THEN
+            -- a pgbench table dropped since: nothing left to revoke on it
+            RETURN NEXT '-- gone: ' || g.revoke;
+        END;
     END LOOP;
-    FOREACH g IN ARRAY ARRAY[
-        format('REVOKE pg_execute_server_program FROM %s', r),
-        format('REVOKE pg_checkpoint FROM %s', r),
-        format('REVOKE SET ON PARAMETER commit_delay FROM %s', r),
-        format('REVOKE SELECT ON walpressure.sweeps, walpressure.steps, walpressure.step_samples, '
-               'walpressure.step_statements, walpressure.step_replication, walpressure.results, walpressure.statements, '
-               'walpressure.best, walpressure.progress FROM %s', r),
-        format('REVOKE EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text), '
-               'walpressure.cancel_sweep(bigint), walpressure.prewarm(regclass[]), walpressure.progress_row() FROM %s', r),
-        format('REVOKE USAGE ON SCHEMA walpressure FROM %s', r)]
-    LOOP
-        EXECUTE g;
-        RETURN NEXT g;
-    END LOOP;
+    IF NOT FOUND THEN
+        RAISE NOTICE 'grant_sweeper gave % nothing that is not taken back already', _revoke_sweeper.role
+            USING HINT = 'Rights granted by walpressure before 0.7.0 were not recorded: revoke them by hand.';
+    END IF;
 END
 $$;
 
+COMMENT ON FUNCTION _revoke_sweeper(regrole) IS
+'revoke_sweeper() after its check: the recorded GRANTs of grant_sweeper, revoked';
+
+CREATE OR REPLACE FUNCTION revoke_sweeper(role regrole)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'wp_revoke_sweeper'
+LANGUAGE C STRICT VOLATILE;
+
 COMMENT ON FUNCTION revoke_sweeper(regrole) IS
-'Revoke what grant_sweeper granted; returns the REVOKEs';
+'Cancel the role''s running sweep, then revoke what grant_sweeper gave it (and nothing it held before); returns the REVOKEs';
 
 -- Delete the sweeps that ended before now() - older_than, with their steps
 -- and samples; a running sweep is never deleted.  Returns how many went.
 CREATE OR REPLACE FUNCTION delete_sweeps(older_than interval)
 RETURNS bigint
-LANGUAGE sql VOLATILE
-BEGIN ATOMIC
-    WITH gone AS (
-        DELETE FROM walpressure.sweeps
-        WHERE status <> 'running' AND coalesce(finished_at, started_at) < now() - older_than
-        RETURNING 1)
-    SELECT count(*) FROM gone;
-END;
+AS 'MODULE_PATHNAME', 'wp_delete_sweeps'
+LANGUAGE C STRICT VOLATILE;
 
 COMMENT ON FUNCTION delete_sweeps(interval) IS
-'Delete the sweeps that ended more than older_than ago (steps and samples with them); never a running one; returns how many';
+'Delete the sweeps that ended more than older_than ago (steps and samples with them); never a running one; refuses an interval that is not positive; returns how many';
 
 REVOKE ALL ON FUNCTION grant_sweeper(regrole, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _grant_sweeper(regrole, text, regclass[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _revoke_sweeper(regrole) FROM PUBLIC;
 REVOKE ALL ON FUNCTION revoke_sweeper(regrole) FROM PUBLIC;
 REVOKE ALL ON FUNCTION delete_sweeps(interval) FROM PUBLIC;

@@ -160,13 +160,16 @@ SELECT s.sweep_id,
             WHEN s.setting = 'settings' THEN
                 coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
                           FROM jsonb_each_text(f.value::jsonb) c
-                          WHERE c.key <> ALL (walpressure.sweepable_load()))
+                          WHERE c.key <> ALL (walpressure.sweepable_load())
+                            AND c.key = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()))
                          || ' SELECT pg_reload_conf();',
                          '-- the configuration differs only in its load')
                 || CASE WHEN f.value::jsonb ? 'clients' THEN
                        format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
                               f.value::jsonb->>'clients') ELSE '' END
-            ELSE format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
+            WHEN s.setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()) THEN
+                format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
+            ELSE format('-- %s is not a setting a sweep varies', s.setting)
        END AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
        CASE WHEN b.tps IS NULL THEN
@@ -215,6 +218,7 @@ CREATE OR REPLACE FUNCTION _grid(sweep_id bigint,
                       OUT down text, OUT across text, OUT down_vals text[], OUT across_vals text[])
 RETURNS SETOF record
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     vals text[];
@@ -252,6 +256,7 @@ $$;
 CREATE OR REPLACE FUNCTION _report(sweep_id bigint)
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     s walpressure.sweeps;
@@ -343,27 +348,30 @@ BEGIN
     END IF;
 
     -- the load's statements (pg_stat_statements): the baseline's three that
-    -- took the most time, each value's mean and stddev of a call
-    FOR sq IN SELECT q.queryid, q.query FROM walpressure.statements q
-              WHERE q.sweep_id = _report.sweep_id AND q.value_pos = coalesce(s.current_pos, 1)
-              ORDER BY q.rank LIMIT 3 LOOP
-        IF NOT shown THEN
-            RETURN NEXT '';
-            RETURN NEXT 'statements (pg_stat_statements, the 3 with the most time): a call''s mean ± half its 95% interval, stddev, change against the baseline';
-            shown := true;
-            SELECT max(length(q.value)) INTO sw FROM walpressure.statements q WHERE q.sweep_id = _report.sweep_id;
-        END IF;
-        RETURN NEXT left(regexp_replace(sq.query, '\s+', ' ', 'g'), 100);
-        FOR r IN SELECT * FROM walpressure.statements q
-                 WHERE q.sweep_id = _report.sweep_id AND q.queryid = sq.queryid ORDER BY q.value_pos LOOP
-            RETURN NEXT rtrim(format('  %s | %10s calls/s | mean %s ms%s%s | stddev %s ms%s',
-                rpad(r.value, sw), r.calls_per_s, r.mean_ms,
-                coalesce(' ±' || round((r.mean_ci_high_ms - r.mean_ci_low_ms) / 2, 4), ''),
-                coalesce(' (' || to_char(r.mean_change_pct, 'FMSG990.0') || '%)', ''),
-                r.stddev_ms,
-                coalesce(' (' || to_char(r.stddev_change_pct, 'FMSG990.0') || '%)', '')));
+    -- took the most time, each value's mean and stddev of a call; their
+    -- texts only for a reader pg_stat_statements would show them to
+    IF has_table_privilege('walpressure.statements', 'SELECT') THEN
+        FOR sq IN SELECT q.queryid, q.query FROM walpressure.statements q
+                  WHERE q.sweep_id = _report.sweep_id AND q.value_pos = coalesce(s.current_pos, 1)
+                  ORDER BY q.rank LIMIT 3 LOOP
+            IF NOT shown THEN
+                RETURN NEXT '';
+                RETURN NEXT 'statements (pg_stat_statements, the 3 with the most time): a call''s mean ± half its 95% interval, stddev, change against the baseline';
+                shown := true;
+                SELECT max(length(q.value)) INTO sw FROM walpressure.statements q WHERE q.sweep_id = _report.sweep_id;
+            END IF;
+            RETURN NEXT left(regexp_replace(sq.query, '[[:space:][:cntrl:]]+', ' ', 'g'), 100);
+            FOR r IN SELECT * FROM walpressure.statements q
+                     WHERE q.sweep_id = _report.sweep_id AND q.queryid = sq.queryid ORDER BY q.value_pos LOOP
+                RETURN NEXT rtrim(format('  %s | %10s calls/s | mean %s ms%s%s | stddev %s ms%s',
+                    rpad(r.value, sw), r.calls_per_s, r.mean_ms,
+                    coalesce(' ±' || round((r.mean_ci_high_ms - r.mean_ci_low_ms) / 2, 4), ''),
+                    coalesce(' (' || to_char(r.mean_change_pct, 'FMSG990.0') || '%)', ''),
+                    r.stddev_ms,
+                    coalesce(' (' || to_char(r.stddev_change_pct, 'FMSG990.0') || '%)', '')));
+            END LOOP;
         END LOOP;
-    END LOOP;
+    END IF;
 
     -- synchronous standbys: each value's wait of a commit for them, and each
     -- standby's lags (the means over the steps that count)
@@ -408,6 +416,7 @@ $$;
 CREATE OR REPLACE FUNCTION grid(setting_a text, vals_a text[], setting_b text, vals_b text[])
 RETURNS jsonb[]
 LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT array_agg(jsonb_build_object(setting_a, a.v, setting_b, b.v) ORDER BY a.i, b.i)
     FROM unnest(vals_a) WITH ORDINALITY a(v, i), unnest(vals_b) WITH ORDINALITY b(v, i);
@@ -427,6 +436,7 @@ CREATE OR REPLACE FUNCTION _compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
                ratio_ci_low numeric, ratio_ci_high numeric, verdict text)
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     a walpressure.sweeps;
@@ -487,8 +497,13 @@ COMMENT ON FUNCTION _compare(bigint, bigint) IS
 -- steps and samples, and the fingerprint of the server it ran on.
 CREATE OR REPLACE FUNCTION _export(sweep_id bigint)
 RETURNS jsonb
-LANGUAGE sql STABLE
-RETURN (
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    doc jsonb;
+    stmts jsonb := '[]';
+BEGIN
     SELECT jsonb_build_object(
         'format', 'walpressure sweep',
         'format_version', 1,
@@ -506,12 +521,20 @@ RETURN (
                            FROM walpressure.steps st WHERE st.sweep_id = s.sweep_id), '[]'),
         'step_samples', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.second)
                                   FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'),
-        'step_statements', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.rank)
-                                     FROM walpressure.step_statements x WHERE x.sweep_id = s.sweep_id), '[]'),
         'step_replication', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.pid)
                                       FROM walpressure.step_replication x WHERE x.sweep_id = s.sweep_id), '[]'))
+    INTO doc
     FROM walpressure.sweeps s
-    WHERE s.sweep_id = _export.sweep_id);
+    WHERE s.sweep_id = _export.sweep_id;
+    -- the statement texts, for a reader pg_stat_statements would show them to
+    IF has_table_privilege('walpressure.step_statements', 'SELECT') THEN
+        EXECUTE 'SELECT coalesce(jsonb_agg(to_jsonb(x) - ''sweep_id'' ORDER BY x.step, x.rank), ''[]'')
+                 FROM walpressure.step_statements x WHERE x.sweep_id = $1'
+            INTO stmts USING _export.sweep_id;
+    END IF;
+    RETURN doc || jsonb_build_object('step_statements', stmts);
+END
+$$;
 
 COMMENT ON FUNCTION _export(bigint) IS
 'export() after its check: a sweep as one JSON document';
@@ -520,6 +543,7 @@ COMMENT ON FUNCTION _export(bigint) IS
 CREATE OR REPLACE FUNCTION _is_export(sweep jsonb)
 RETURNS bool
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN coalesce(jsonb_typeof(sweep) = 'object' AND sweep->>'format' = 'walpressure sweep'
                 AND sweep->>'format_version' = '1' AND jsonb_typeof(sweep->'sweep') = 'object'
                 AND jsonb_typeof(sweep->'steps') = 'array'
@@ -530,6 +554,7 @@ RETURN coalesce(jsonb_typeof(sweep) = 'object' AND sweep->>'format' = 'walpressu
 CREATE OR REPLACE FUNCTION _import(sweep jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     d jsonb := _import.sweep;
@@ -573,6 +598,7 @@ REVOKE ALL ON FUNCTION _import(jsonb) FROM PUBLIC;
 CREATE OR REPLACE FUNCTION _xml_text(t text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN replace(replace(replace(replace(t, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;');
 
 -- A round step for an axis: 1, 2, 2.5 or 5 times a power of ten, at or
@@ -580,6 +606,7 @@ RETURN replace(replace(replace(replace(t, '&', '&amp;'), '<', '&lt;'), '>', '&gt
 CREATE OR REPLACE FUNCTION _nice_step(x float8)
 RETURNS float8
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN CASE WHEN x <= 0 THEN 1
     ELSE (SELECT min(m * p) FROM (VALUES (1.0), (2.0), (2.5), (5.0), (10.0)) AS f(m),
                  LATERAL (SELECT power(10, floor(log(x)))::float8 AS p) q
@@ -589,6 +616,7 @@ RETURN CASE WHEN x <= 0 THEN 1
 CREATE OR REPLACE FUNCTION _tick(x float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN CASE WHEN x = round(x) THEN round(x)::bigint::text
             ELSE trim_scale(round(x::numeric, 3))::text END;
 
@@ -596,6 +624,7 @@ RETURN CASE WHEN x = round(x) THEN round(x)::bigint::text
 CREATE OR REPLACE FUNCTION _px(x float8)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN round(x::numeric, 1)::text;
 
 -- A value of a number setting in the setting's unit ('1s' of wal_writer_delay
@@ -609,6 +638,7 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION _setting_unit(setting text)
 RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN CASE setting
     WHEN 'commit_delay' THEN 'microseconds'
     WHEN 'round_trip_us' THEN 'microseconds'
@@ -628,6 +658,7 @@ RETURN CASE setting
 CREATE OR REPLACE FUNCTION _value_label(setting text, value text, sep text)
 RETURNS text
 LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     SELECT CASE WHEN setting <> 'settings' THEN value
                 WHEN value::jsonb = '{}' THEN 'as is'
@@ -641,6 +672,7 @@ END;
 CREATE OR REPLACE FUNCTION _plot_grid(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     s walpressure.sweeps;
@@ -747,6 +779,7 @@ COMMENT ON FUNCTION _plot_grid(bigint) IS
 CREATE OR REPLACE FUNCTION _plot(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     s walpressure.sweeps;
@@ -803,7 +836,10 @@ BEGIN
            ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
         INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
         FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
-    numeric_x := coalesce(numeric_x, false) AND n >= 2 AND xmax > xmin;
+    -- a numeric axis needs values a tick apart: two that differ in the last
+    -- digits of a float8 are drawn one per value
+    numeric_x := coalesce(numeric_x, false) AND n >= 2
+                 AND xmax - xmin > 1e-9 * greatest(abs(xmin), abs(xmax));
     log_x := numeric_x AND xmin > 0 AND xmax / xmin >= 20;
     unit := walpressure._setting_unit(s.setting);
 
@@ -832,7 +868,7 @@ BEGIN
         || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', l + pw / 2, h - 18,
                   walpressure._xml_text(s.setting || coalesce(' (' || unit || CASE WHEN log_x THEN ', log scale' ELSE '' END || ')',
                                                               CASE WHEN log_x THEN ' (log scale)' ELSE '' END)));
-    FOR i IN 0..round(tps_top / tps_step)::int LOOP
+    FOR i IN 0..least(round(tps_top / tps_step), 20)::int LOOP
         py := h - b - ph * i * tps_step / tps_top;
         svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#dddddd"/>', l, walpressure._px(py), w - rt, walpressure._px(py))
                    || format('<text x="%s" y="%s" text-anchor="end" fill="#1f5fa8">%s</text>',
@@ -841,7 +877,7 @@ BEGIN
     IF has_iops THEN
         svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', w - rt, t, w - rt, h - b)
                    || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">write IOPS</text>', w - rt + 40, t - 10);
-        FOR i IN 0..round(iops_top / iops_step)::int LOOP
+        FOR i IN 0..least(round(iops_top / iops_step), 20)::int LOOP
             py := h - b - ph * i * iops_step / iops_top;
             svg := svg || format('<text x="%s" y="%s" fill="#c45a00">%s</text>',
                                  w - rt + 6, walpressure._px(py + 4), walpressure._tick(i * iops_step));
@@ -850,7 +886,7 @@ BEGIN
 
     -- x ticks: round numbers on a numeric axis, else one per value
     IF numeric_x AND log_x THEN
-        FOR e IN floor(log(xmin))::int..ceil(log(xmax))::int LOOP
+        FOR e IN floor(log(xmin))::int..least(ceil(log(xmax))::int, floor(log(xmin))::int + 40) LOOP
             FOREACH v IN ARRAY ARRAY[1, 2, 5] LOOP
                 CONTINUE WHEN v * power(10, e) < xmin * 0.999 OR v * power(10, e) > xmax * 1.001
                               OR (v <> 1 AND log(xmax / xmin) > 2.5);
@@ -862,12 +898,12 @@ BEGIN
         END LOOP;
     ELSIF numeric_x THEN
         x_step := walpressure._nice_step((xmax - xmin) / 5);
-        v := ceil(xmin / x_step - 1e-9) * x_step;
-        WHILE v <= xmax + x_step * 1e-9 LOOP
+        -- ticks by count (a float step added to a large value can add nothing)
+        FOR i IN 0..least(floor(xmax / x_step + 1e-9) - ceil(xmin / x_step - 1e-9), 20)::int LOOP
+            v := (ceil(xmin / x_step - 1e-9) + i) * x_step;
             px := l + pw * (0.05 + 0.9 * (v - xmin) / (xmax - xmin));
             svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', walpressure._px(px), h - b, walpressure._px(px), h - b + 5)
                        || format('<text x="%s" y="%s" text-anchor="middle">%s</text>', walpressure._px(px), h - b + 19, walpressure._tick(v));
-            v := v + x_step;
         END LOOP;
     END IF;
 

@@ -262,7 +262,7 @@ $node->poll_query_until('postgres', 'SELECT true') or die;
 $node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
 	or die;
 my $dirs = 1;
-for (1 .. 100) { $dirs = scalar(grep { -d $_ } glob('/dev/shm/walpressure-pgbench.*')); last if !$dirs; usleep(100_000); }
+for (1 .. 100) { $dirs = scalar(grep { -d $_ } glob('/dev/shm/walpressure.*.' . $node->port . '/pgbench.*')); last if !$dirs; usleep(100_000); }
 is($dirs, 0, 'no pgbench log directory is left behind (the recovery worker removes a dead one\'s)');
 
 done_testing();

@@ -221,7 +221,7 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, durati
 like($err, qr/ERROR:  55006: sweep $running is running: its row cannot be deleted/, 'DELETE of the running sweep: 55006');
 ($ret, $out, $err) = $node->psql('postgres', 'TRUNCATE walpressure.sweeps CASCADE');
 like($err, qr/cannot be truncated while sweep $running runs/, 'TRUNCATE while it runs: refused');
-is($node->safe_psql('postgres', q{SELECT walpressure.delete_sweeps('0 s') > 0}), 't',
+is($node->safe_psql('postgres', q{SELECT walpressure.delete_sweeps('1 microsecond') > 0}), 't',
 	'delete_sweeps deletes the ended sweeps meanwhile');
 is($node->safe_psql('postgres', q{SELECT walpressure.cancel_sweep(} . $running . q{)}), 't', 'the sweep runs on, and is cancelled');
 is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $running"), 'cancelled',
