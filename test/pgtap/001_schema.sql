@@ -39,7 +39,8 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'sweepable_server_settings', '_data_loss', '_int_setting', '_t975', 'report', 'plot', '_xml_text',
     '_nice_step', '_tick', '_px', '_setting_number', '_setting_unit', '_report', '_plot', '_compare',
     'compare', 'grant_sweeper', 'revoke_sweeper', '_value_label', 'grid',
-    'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid']);
+    'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid',
+    '_grant_sweeper', '_revoke_sweeper']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(30);
+SELECT plan(35);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -15,6 +15,17 @@ SELECT table_privs_are('walpressure', 'live', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'samples', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
 SELECT table_privs_are('walpressure', 'step_replication', 'pg_monitor', ARRAY['SELECT']);
+-- the load's statement texts: pg_read_all_stats' (pg_monitor is one of its members)
+SELECT table_privs_are('walpressure', t, 'pg_read_all_stats', ARRAY['SELECT'])
+FROM unnest(ARRAY['step_statements', 'statements']) AS t;
+SELECT ok(NOT EXISTS (SELECT FROM pg_class c, aclexplode(c.relacl) a
+                      WHERE c.oid IN ('walpressure.step_statements'::regclass, 'walpressure.statements'::regclass)
+                        AND a.grantee NOT IN (c.relowner, 'pg_read_all_stats'::regrole)),
+          'no other role is granted the statement texts');
+-- what grant_sweeper gave whom, and the functions behind grant/revoke_sweeper: superusers'
+SELECT table_privs_are('walpressure', 'sweeper_grants', 'pg_monitor', ARRAY[]::text[]);
+SELECT function_privs_are('walpressure', '_grant_sweeper', ARRAY['regrole', 'text', 'regclass[]'], 'public',
+                          ARRAY[]::text[]);
 
 SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))

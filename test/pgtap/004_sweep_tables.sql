@@ -34,7 +34,8 @@ SELECT ok(
     (SELECT array_agg(c.relname::text ORDER BY c.relname)
      FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
      WHERE e.extname = 'walpressure')
-    = ARRAY['step_replication', 'step_samples', 'step_statements', 'steps', 'sweeps', 'sweeps_sweep_id_seq'],
+    = ARRAY['step_replication', 'step_samples', 'step_statements', 'steps', 'sweeper_grants',
+            'sweeper_grants_grant_id_seq', 'sweeps', 'sweeps_sweep_id_seq'],
     'results are kept by pg_dump (pg_extension_config_dump)');
 
 SELECT has_column('walpressure', 'steps', c, format('steps.%s', c))
