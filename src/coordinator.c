@@ -58,6 +58,7 @@ typedef struct WpServerHold
 } WpServerHold;
 
 static volatile sig_atomic_t wp_terminated = false;
+static volatile sig_atomic_t wp_cancelled_by_signal = false;
 static bool wp_finished = false;
 
 /*
@@ -93,6 +94,9 @@ wp_coordinator_sigint(SIGNAL_ARGS)
 {
 	int			save_errno = errno;
 
+	/* cancel_sweep raises the flag first; a bare SIGINT is pg_cancel_backend */
+	if (!wp_job_cancelled())
+		wp_cancelled_by_signal = true;
 	wp_coordinator_interrupt();
 	errno = save_errno;
 }
@@ -409,8 +413,6 @@ wp_coordinator_main(Datum main_arg)
 		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
 			wp_prewarm(req);
 		status = wp_run_steps(id, &plan, step_cxt);
-		if (strcmp(status, "cancelled") == 0 && wp_terminated)
-			error = "the coordinator was terminated (server shutdown or pg_terminate_backend)";
 	}
 	PG_CATCH();
 	{
@@ -422,12 +424,16 @@ wp_coordinator_main(Datum main_arg)
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED && wp_job_cancelled())
 		{
 			status = "cancelled";
-			error = wp_terminated ?
-				"the coordinator was terminated (server shutdown or pg_terminate_backend)" : NULL;
+			error = NULL;
 			edata = NULL;
 		}
 	}
 	PG_END_TRY();
+
+	/* who cancelled, when it was not cancel_sweep or the caller */
+	if (strcmp(status, "cancelled") == 0 && error == NULL)
+		error = wp_terminated ? "the coordinator was terminated (server shutdown or pg_terminate_backend)" :
+			wp_cancelled_by_signal ? "the coordinator was cancelled (pg_cancel_backend)" : NULL;
 
 	/*
 	 * From here on the sweep puts back what it holds: no cancel or
