@@ -6,46 +6,9 @@
 
 EXTENSION = walpressure
 MODULE_big = walpressure
-OBJS = \
-	src/walpressure.o \
-	src/shmem.o \
-	src/histogram.o \
-	src/probe.o \
-	src/sampler.o \
-	src/sqlfuncs.o \
-	src/guard.o \
-	src/policy.o \
-	src/request.o \
-	src/rights.o \
-	src/sweeper.o \
-	src/job.o \
-	src/launch.o \
-	src/progress.o \
-	src/coordinator.o \
-	src/step.o \
-	src/figures.o \
-	src/clients.o \
-	src/pgbench_engine.o \
-	src/pgbench_log.o \
-	src/program.o \
-	src/cpu.o \
-	src/client.o \
-	src/results.o \
-	src/recovery.o \
-	src/cap.o \
-	src/server_settings.o \
-	src/settings_record.o \
-	src/init_pgbench.o \
-	src/cgroup.o \
-	src/worker.o \
-	src/fsync_probe.o \
-	src/reading.o \
-	src/import_check.o \
-	src/configs.o \
-	src/statements.o \
-	src/walread.o \
-	src/replication.o \
-	src/standby.o
+# Every C file of src/, by layer (src/README.md; test/layers checks that
+# calls and includes go one way).
+OBJS = $(patsubst $(srcdir)/%.c,%.o,$(sort $(wildcard $(srcdir)/src/*.c $(srcdir)/src/*/*.c)))
 
 SHLIB_LINK = -lcgroup
 # standby_conninfo: the coordinator is a libpq client of the standby
@@ -77,12 +40,12 @@ include $(PGXS)
 # every object depends on the headers (PGXS tracks no header dependencies
 # unless the server was configured with --enable-depend): a changed struct
 # rebuilds everything that uses it
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/*/*.h)
 
 # A VPATH build (pg_buildext builds each major in build-MAJOR/) writes the
-# objects in a src/ of its own.
+# objects in a src/ tree of its own.
 ifdef VPATH
-$(shell mkdir -p src)
+$(shell mkdir -p $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/src/*/)))
 endif
 
 walpressure--$(EXTVERSION).sql: $(SQL_SOURCES)

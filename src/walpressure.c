@@ -19,19 +19,75 @@
 
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 #include "utils/guc.h"
 
-#include "cgroup.h"
-#include "guard.h"
-#include "shmem.h"
-#include "walpressure.h"
+#include "engine/engine.h"
+#include "job/guard.h"
+#include "job/slot.h"
+#include "live/commit_probe.h"
+#include "live/sampler.h"
+#include "live/shmem.h"
+#include "restore/record.h"
+#include "system/alter_system.h"
+#include "system/cgroup.h"
 
 PG_MODULE_MAGIC;
 
-int			wp_sample_interval_ms = 1000;
-int			wp_sample_history = 3600;
-
 void		_PG_init(void);
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/*
+ * shmem_request_hook: the memory of every block, and two locks (the live
+ * side's, the job slot's).
+ */
+static void
+wp_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+
+	RequestAddinShmemSpace(wp_live_shmem_size());
+	RequestAddinShmemSpace(MAXALIGN(wp_job_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_clients_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_settings_probe_shmem_size()));
+	RequestNamedLWLockTranche("walpressure", 2);
+}
+
+/*
+ * shmem_startup_hook: each block created or attached to by its own module;
+ * then, in the postmaster only (at start and after a crash-restart, before
+ * recovery runs and anyone connects), the server settings an interrupted
+ * sweep changed are put back.
+ */
+static void
+wp_shmem_startup(void)
+{
+	LWLockPadded *locks;
+	bool		found;
+	void	   *block;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	locks = GetNamedLWLockTranche("walpressure");
+	wp_live_shmem_init(&locks[0].lock);
+	block = ShmemInitStruct("walpressure job", wp_job_shmem_size(), &found);
+	wp_job_shmem_init(block, found, &locks[1].lock);
+	block = ShmemInitStruct("walpressure clients", wp_clients_shmem_size(), &found);
+	wp_clients_shmem_init(block, found);
+	block = ShmemInitStruct("walpressure settings probe", wp_settings_probe_shmem_size(), &found);
+	wp_settings_probe_shmem_init(block, found);
+	LWLockRelease(AddinShmemInitLock);
+
+	if (!IsUnderPostmaster)
+		wp_server_settings_startup();
+}
 
 /*
  * walpressure.cgroup names a cgroup below the controller's root: no "..",
@@ -94,7 +150,10 @@ _PG_init(void)
 
 	MarkGUCPrefixReserved("walpressure");
 
-	wp_shmem_install_hooks();
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = wp_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = wp_shmem_startup;
 	wp_probe_register();
 	wp_sampler_register();
 	wp_guard_register();

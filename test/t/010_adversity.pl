@@ -174,11 +174,11 @@ FROM walpressure.sweeps WHERE sweep_id = $id}),
 		'done true 0:1 10:0', 'the sweep goes on; results leave the discarded step out');
 }
 
-# grant_sweeper, as the README calls it, gives a role exactly what a sweep
-# with the default arguments needs (engine pgbench, prewarm, commit_delay);
-# revoke_sweeper takes it back
+# grant_sweeper, as the README calls it for the default engine (pgbench,
+# asked for), gives a role exactly what a sweep with the default arguments
+# needs (prewarm, commit_delay); revoke_sweeper takes it back
 my $readme = slurp_file("$ENV{TESTDIR}/README.md");
-my ($call) = $readme =~ /To let a role other than a superuser run sweeps.*?```sql\n(SELECT \* FROM walpressure\.grant_sweeper\('r'\);)/s;
+my ($call) = $readme =~ /To let a role other than a superuser run sweeps.*?```sql\n(SELECT \* FROM walpressure\.grant_sweeper\('r', engine => 'pgbench'\);)/s;
 ok(defined $call, 'the README grants a sweeper with one call');
 $call =~ s/'r'/'regress_grantee'/;
 $node->safe_psql('postgres', "CREATE ROLE regress_grantee LOGIN;\n$call");

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "figures.h"
+#include "sweep/figures.h"
 
 static int	tests = 0;
 static int	failures = 0;

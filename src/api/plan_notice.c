@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * plan_notice.c
+ *		As a sweep starts: one NOTICE with its plan (steps, the time its
+ *		load takes, how to stop it), and a WARNING for what makes its
+ *		intervals too wide to decide anything.
+ *
+ * IDENTIFICATION
+ *	  src/api/plan_notice.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "api/plan_notice.h"
+
+/* A span of time as a DBA reads it: "2.5 s", "45 s", "7 min 30 s", "2 h 5 min". */
+static char *
+wp_span(double s)
+{
+	long		t = lrint(s);
+
+	if (s < 60)
+		return s == floor(s) ? psprintf("%ld s", t) : psprintf("%.1f s", s);
+	if (t < 3600)
+		return t % 60 ? psprintf("%ld min %ld s", t / 60, t % 60) : psprintf("%ld min", t / 60);
+	return psprintf("%ld h %ld min", t / 3600, (t % 3600) / 60);
+}
+
+/*
+ * As sweep `id` starts (job.c, once the coordinator has recorded it): one
+ * NOTICE with its plan (steps, the time its load takes, how to stop it),
+ * and a WARNING for what makes its intervals too wide to decide anything.
+ */
+void
+wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
+{
+	int			steps = req->nvals * req->repeats;
+
+	char	   *more = NULL;
+
+	/* repeats => 'auto' or a budget: the rounds to come */
+	if (req->auto_repeats)
+		more = psprintf("Then one more round at a time until a value beats the baseline (or the baseline every other value) beyond its 95%% interval, or every interval is within 2%% of its mean, or %s.",
+						req->budget_s > 0 ?
+						psprintf("the next round would pass the budget of %s (at most %d rounds)",
+								 wp_span(req->budget_s), req->max_repeats) :
+						psprintf("%d rounds have run", req->max_repeats));
+	ereport(NOTICE,
+			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d %s%s = %d step%s (each %s, %s of warm-up, %s measured): %s of load at least",
+					id, req->setting, req->nvals, req->nvals > 1 ? "s" : "", req->repeats,
+					req->auto_repeats ? "round" : "repeat", req->repeats > 1 ? "s" : "",
+					steps, steps > 1 ? "s" : "",
+					req->checkpoint ? "a CHECKPOINT" : "without a CHECKPOINT", wp_span(req->warmup_s),
+					wp_span(req->duration_s), wp_span(steps * (req->warmup_s + req->duration_s))),
+			 more ? errdetail("%s", more) : 0,
+			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
+			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
+	if (req->repeats == 2)
+		ereport(WARNING,
+				(errmsg("2 repeats give very wide intervals: a 95%% interval from two values is 12.7 standard errors wide on each side"),
+				 errdetail("Student's t with 1 degree of freedom is 12.7; with 3 repeats it is 4.3, with 5 it is 2.8."),
+				 errhint("Use repeats => 3 or more.")));
+	if (req->repeats == 1 && req->duration_s < 10)
+		ereport(WARNING,
+				(errmsg("a %s window gives each value's interval only %d per-second samples",
+						wp_span(req->duration_s), (int) req->duration_s),
+				 errdetail("With one repeat the 95%% interval comes from the window's per-second tps; under 2 samples there is none."),
+				 errhint("Use duration => '30 s' or more, or repeats => 3.")));
+}
+

@@ -1,0 +1,30 @@
+/*-------------------------------------------------------------------------
+ *
+ * values.h
+ *		Checking one value of a setting, of the load, or a name, as the
+ *		caller (values.c).
+ *
+ * IDENTIFICATION
+ *	  src/api/values.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_VALUES_H
+#define WALPRESSURE_VALUES_H
+
+#include "utils/jsonb.h"
+
+#include "sweep/request.h"
+
+extern void wp_copy_bounded(char *dst, const char *src, Size size, const char *what);
+extern void wp_caller_search_path(char *dst);
+extern void wp_check_one_value(const char *name, const char *value);
+extern int	wp_check_round_trip(const char *value);
+extern int	wp_check_load_value(const char *name, const char *value);
+extern void wp_fold_name(char *name);
+extern void wp_refuse_setting(const char *name, const char *what);
+extern void wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
+								   bool accept_data_loss);
+extern char *wp_jsonb_text(JsonbValue *v);
+
+#endif							/* WALPRESSURE_VALUES_H */

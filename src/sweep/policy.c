@@ -1,0 +1,291 @@
+/*-------------------------------------------------------------------------
+ *
+ * policy.c
+ *		The one place that says what a sweep may vary or fix: the session
+ *		settings each client sets for itself, the server-wide settings a
+ *		sweep changes with ALTER SYSTEM and restores, the load's
+ *		pseudo-parameters; which values can lose data in a crash; and the
+ *		workloads by name.
+ *
+ * request.c checks every argument against these lists, and the SQL
+ * functions sweepable_settings(), sweepable_server_settings() and
+ * sweepable_load() show them; nothing else keeps a copy.
+ *
+ * IDENTIFICATION
+ *	  src/sweep/policy.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/varlena.h"
+
+#include "sweep/policy.h"
+
+PG_FUNCTION_INFO_V1(wp_sweepable_settings);
+PG_FUNCTION_INFO_V1(wp_sweepable_load);
+PG_FUNCTION_INFO_V1(wp_sweepable_server_settings);
+
+typedef struct WpParam
+{
+	const char *name;
+	WpParamKind kind;
+} WpParam;
+
+/*
+ * First those a session sets for itself, applied in each client; then the
+ * server-wide (SIGHUP) WAL settings, applied with ALTER SYSTEM and a reload
+ * and restored afterwards (server_settings.c); then the load itself.
+ */
+static const WpParam wp_params[] = {
+	{"commit_delay", WP_PARAM_SESSION},
+	{"commit_siblings", WP_PARAM_SESSION},
+	{"synchronous_commit", WP_PARAM_SESSION},
+	{"backend_flush_after", WP_PARAM_SESSION},
+	{"wal_compression", WP_PARAM_SESSION},
+	{"fsync", WP_PARAM_SERVER},
+	{"full_page_writes", WP_PARAM_SERVER},
+	{"wal_writer_delay", WP_PARAM_SERVER},
+	{"wal_writer_flush_after", WP_PARAM_SERVER},
+	{"max_wal_size", WP_PARAM_SERVER},
+	{"checkpoint_timeout", WP_PARAM_SERVER},
+	{"checkpoint_completion_target", WP_PARAM_SERVER},
+	{"wal_sync_method", WP_PARAM_SERVER},
+	{"synchronous_standby_names", WP_PARAM_SERVER},
+	{"clients", WP_PARAM_LOAD},
+	{"batch_size", WP_PARAM_LOAD},
+	{"iops_cap", WP_PARAM_LOAD},
+	{"round_trip_us", WP_PARAM_LOAD}
+};
+
+static const char *const wp_workloads[WP_N_WORKLOADS] = {
+	"simple-update", "tpcb-like", "insert-only", "batch-insert", "select-only", "custom"
+};
+
+/*
+ * Where `name` applies, or WP_PARAM_NONE when a sweep may not touch it.
+ * Names are compared exactly: run_sweep folds them to lower case first,
+ * as PostgreSQL does with a setting's name.
+ */
+WpParamKind
+wp_param_kind(const char *name)
+{
+	for (int i = 0; i < lengthof(wp_params); i++)
+		if (strcmp(name, wp_params[i].name) == 0)
+			return wp_params[i].kind;
+	return WP_PARAM_NONE;
+}
+
+/*
+ * The name a sweep knows that `name` is most likely a typo of (a few edits
+ * away, as PostgreSQL's own "Perhaps you meant" hints), or NULL.
+ */
+const char *
+wp_param_closest(const char *name)
+{
+	const char *best = NULL;
+	int			best_d = 0;
+	int			len = strlen(name);
+	int			max_d = Max(2, len / 4);
+
+	if (len >= 64)
+		return NULL;
+	for (int i = 0; i < lengthof(wp_params); i++)
+	{
+		const char *p = wp_params[i].name;
+		int			d = varstr_levenshtein_less_equal(name, len, p, strlen(p),
+													  1, 1, 1, max_d + 1, true);
+
+		if (d <= max_d && (best == NULL || d < best_d))
+		{
+			best = p;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * The names of one kind, comma-separated, for error hints.
+ */
+char *
+wp_param_list(WpParamKind kind)
+{
+	StringInfoData out;
+
+	initStringInfo(&out);
+	for (int i = 0; i < lengthof(wp_params); i++)
+		if (wp_params[i].kind == kind ||
+			(kind == WP_PARAM_NONE && wp_params[i].kind != WP_PARAM_LOAD))
+			appendStringInfo(&out, "%s%s", out.len > 0 ? ", " : "", wp_params[i].name);
+	return out.data;
+}
+
+/*
+ * The label of a setting's value that can lose data in a crash, or NULL:
+ * fsync=off and full_page_writes=off can corrupt the cluster,
+ * synchronous_commit=off loses the last commits.
+ */
+const char *
+wp_data_loss(const char *name, const char *value)
+{
+	bool		on;
+
+	if (strcmp(name, "fsync") != 0 && strcmp(name, "full_page_writes") != 0 &&
+		strcmp(name, "synchronous_commit") != 0)
+		return NULL;
+	if (!parse_bool(value, &on) || on)
+		return NULL;
+	return psprintf("%s=off", name);
+}
+
+bool
+wp_workload_from_name(const char *name, WpWorkload *workload)
+{
+	for (int i = 0; i < WP_N_WORKLOADS; i++)
+		if (strcmp(name, wp_workloads[i]) == 0)
+		{
+			*workload = (WpWorkload) i;
+			return true;
+		}
+	return false;
+}
+
+const char *
+wp_workload_name(WpWorkload workload)
+{
+	Assert(workload >= 0 && workload < WP_N_WORKLOADS);
+	return wp_workloads[workload];
+}
+
+/* "simple-update, tpcb-like, ...", for error hints. */
+char *
+wp_workload_list(void)
+{
+	StringInfoData out;
+
+	initStringInfo(&out);
+	for (int i = 0; i < WP_N_WORKLOADS; i++)
+		appendStringInfo(&out, "%s%s", i > 0 ? ", " : "", wp_workloads[i]);
+	return out.data;
+}
+
+/* The names of the parameters of some kinds, as a text[]. */
+static Datum
+wp_param_array(WpParamKind a, WpParamKind b)
+{
+	Datum		elems[lengthof(wp_params)];
+	int			n = 0;
+
+	for (int i = 0; i < lengthof(wp_params); i++)
+		if (wp_params[i].kind == a || wp_params[i].kind == b)
+			elems[n++] = CStringGetTextDatum(wp_params[i].name);
+	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/*
+ * sweepable_settings() returns text[]: the settings a sweep can vary or fix.
+ */
+Datum
+wp_sweepable_settings(PG_FUNCTION_ARGS)
+{
+	return wp_param_array(WP_PARAM_SESSION, WP_PARAM_SERVER);
+}
+
+/*
+ * sweepable_server_settings() returns text[]: those applied server-wide.
+ */
+Datum
+wp_sweepable_server_settings(PG_FUNCTION_ARGS)
+{
+	return wp_param_array(WP_PARAM_SERVER, WP_PARAM_SERVER);
+}
+
+/*
+ * sweepable_load() returns text[]: the load's pseudo-parameters.
+ */
+Datum
+wp_sweepable_load(PG_FUNCTION_ARGS)
+{
+	return wp_param_array(WP_PARAM_LOAD, WP_PARAM_LOAD);
+}
+
+PG_FUNCTION_INFO_V1(wp_data_loss_sql);
+
+/*
+ * _data_loss(setting, value) returns text: wp_data_loss, for the views.
+ */
+Datum
+wp_data_loss_sql(PG_FUNCTION_ARGS)
+{
+	const char *label = wp_data_loss(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+									 text_to_cstring(PG_GETARG_TEXT_PP(1)));
+
+	if (label == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(label));
+}
+
+PG_FUNCTION_INFO_V1(wp_int_setting_sql);
+
+/*
+ * _int_setting(value) returns int: an integer setting's value as the GUC
+ * machinery reads it ('1.5' is 2, '1e1' is 10, '0x5' is 5), NULL when it
+ * is not one.  The views read settings a sweep recorded as typed, so a
+ * cast would fail for every reader on a value the server took.
+ */
+Datum
+wp_int_setting_sql(PG_FUNCTION_ARGS)
+{
+	int			result;
+
+	if (!parse_int(text_to_cstring(PG_GETARG_TEXT_PP(0)), &result, 0, NULL))
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(result);
+}
+
+PG_FUNCTION_INFO_V1(wp_setting_number_sql);
+
+/*
+ * _setting_number(setting, value) returns float8: a value of a number
+ * setting in the setting's own unit, read by the GUC machinery ('1s' for
+ * wal_writer_delay is 1000, its unit being ms), or of a load parameter (a
+ * whole number); NULL for the others (an enum, a bool, a string, an
+ * unknown name): the chart's numeric x axis.
+ */
+Datum
+wp_setting_number_sql(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *value = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			flags;
+	int			i;
+	double		d;
+
+	switch (wp_param_kind(name))
+	{
+		case WP_PARAM_LOAD:
+			if (parse_int(value, &i, 0, NULL))
+				PG_RETURN_FLOAT8(i);
+			break;
+		case WP_PARAM_SESSION:
+		case WP_PARAM_SERVER:
+			/* parse_real reads integer settings too, units and all */
+			flags = GetConfigOptionFlags(name, true);
+			if (parse_real(value, &d, flags, NULL) && !isnan(d) && !isinf(d))
+				PG_RETURN_FLOAT8(d);
+			break;
+		case WP_PARAM_NONE:
+		case WP_PARAM_CONFIG:
+			break;
+	}
+	PG_RETURN_NULL();
+}

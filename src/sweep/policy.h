@@ -1,0 +1,46 @@
+/*-------------------------------------------------------------------------
+ *
+ * policy.h
+ *		What a sweep may vary or fix, where each setting applies, which
+ *		values can lose data, and the workloads (policy.c).
+ *
+ * IDENTIFICATION
+ *	  src/sweep/policy.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_POLICY_H
+#define WALPRESSURE_POLICY_H
+
+/* Where a swept or fixed parameter takes effect. */
+typedef enum WpParamKind
+{
+	WP_PARAM_NONE = 0,			/* not something a sweep may touch */
+	WP_PARAM_SESSION,			/* a GUC each client sets for itself */
+	WP_PARAM_SERVER,			/* a SIGHUP GUC, ALTER SYSTEM + reload */
+	WP_PARAM_LOAD,				/* clients, batch_size, iops_cap, round_trip_us */
+	WP_PARAM_CONFIG				/* "settings": each value a set of settings */
+} WpParamKind;
+
+/* Workloads a client runs. */
+typedef enum WpWorkload
+{
+	WP_WORKLOAD_SIMPLE_UPDATE,
+	WP_WORKLOAD_TPCB_LIKE,
+	WP_WORKLOAD_INSERT_ONLY,
+	WP_WORKLOAD_BATCH_INSERT,
+	WP_WORKLOAD_SELECT_ONLY,
+	WP_WORKLOAD_CUSTOM
+} WpWorkload;
+
+#define WP_N_WORKLOADS 6
+
+extern WpParamKind wp_param_kind(const char *name);
+extern const char *wp_param_closest(const char *name);
+extern const char *wp_data_loss(const char *name, const char *value);
+extern bool wp_workload_from_name(const char *name, WpWorkload *workload);
+extern const char *wp_workload_name(WpWorkload workload);
+extern char *wp_workload_list(void);
+extern char *wp_param_list(WpParamKind kind);
+
+#endif							/* WALPRESSURE_POLICY_H */

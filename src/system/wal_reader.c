@@ -1,0 +1,127 @@
+/*-------------------------------------------------------------------------
+ *
+ * wal_reader.c
+ *		The bytes of full-page images in a step's WAL, read from the server's
+ *		own WAL with its WAL reader (as pg_walinspect's pg_get_wal_stats and
+ *		pg_waldump --stats count them: each image's bimg_len, after any
+ *		compression and without its hole).
+ *
+ * Read after the clients have exited, between the window's start and end
+ * LSNs.  The WAL is the server's own: a segment a checkpoint removed in
+ * between means no figure (NULL), never an error that stops the sweep; a
+ * read that fails part way is rolled back in a subtransaction.
+ *
+ * IDENTIFICATION
+ *	  src/system/wal_reader.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "access/xlogreader.h"
+#include "access/xlogutils.h"
+#include "miscadmin.h"
+
+#include "system/wal_reader.h"
+
+/*
+ * Full-page image bytes of the records that start in [start, end); -1 when
+ * the WAL there cannot be read (removed, or an error reading it).
+ */
+int64
+wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void))
+{
+	XLogReaderState *volatile reader = NULL;
+	ReadLocalXLogPageNoWaitPrivate *priv;
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile int64 bytes = 0;
+	XLogSegNo seg;
+
+	if (XLogRecPtrIsInvalid(start) || end <= start || RecoveryInProgress())
+		return -1;
+	XLByteToSeg(start, seg, wal_segment_size);
+	if (seg <= XLogGetLastRemovedSegno())
+		return -1;
+	/*
+	 * every record of the window on disk: the reader reads flushed WAL.  An
+	 * insert position just past a page's header (nothing inserted on that
+	 * page yet) is past the end of the WAL generated: XLogFlush would raise
+	 * "xlog flush request ... is not satisfied".  The page's start covers
+	 * every record that starts before it.
+	 */
+	if (end % XLOG_BLCKSZ != 0 && end % XLOG_BLCKSZ <= SizeOfXLogLongPHD)
+		XLogFlush(end - end % XLOG_BLCKSZ);
+	else
+		XLogFlush(end);
+
+	StartTransactionCommand();
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		char	   *errormsg;
+
+		priv = palloc0(sizeof(ReadLocalXLogPageNoWaitPrivate));
+		reader = XLogReaderAllocate(wal_segment_size, NULL,
+									XL_ROUTINE(.page_read = &read_local_xlog_page_no_wait,
+											   .segment_open = &wal_segment_open,
+											   .segment_close = &wal_segment_close),
+									priv);
+		if (reader == NULL || XLogRecPtrIsInvalid(XLogFindNextRecord(reader, start)))
+			bytes = -1;
+		else
+			while (!priv->end_of_wal)
+			{
+				/* the caller's cancel: no figure, at once */
+				if (cancelled != NULL && cancelled())
+				{
+					bytes = -1;
+					break;
+				}
+				if (XLogReadRecord(reader, &errormsg) == NULL || reader->ReadRecPtr >= end)
+					break;
+				for (int b = 0; b <= XLogRecMaxBlockId(reader); b++)
+					if (XLogRecHasBlockImage(reader, b))
+						bytes += XLogRecGetBlock(reader, b)->bimg_len;
+				CHECK_FOR_INTERRUPTS();
+			}
+		if (reader != NULL)
+			XLogReaderFree(reader);
+		reader = NULL;
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (reader != NULL)
+			XLogReaderFree(reader);
+		reader = NULL;
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+
+		/*
+		 * a cancel or a shutdown is no read error: it goes on, from the
+		 * outer transaction, which the coordinator aborts
+		 */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
+			ReThrowError(edata);
+		ereport(LOG,
+				(errmsg("walpressure could not read the WAL of a step for its full-page image bytes: %s",
+						edata->message)));
+		bytes = -1;
+	}
+	PG_END_TRY();
+	CommitTransactionCommand();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return bytes;
+}

@@ -1,0 +1,18 @@
+/*-------------------------------------------------------------------------
+ *
+ * wal_reader.h
+ *		Full-page image bytes of a stretch of WAL (walread.c).
+ *
+ * IDENTIFICATION
+ *	  src/system/wal_reader.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_WALREAD_H
+#define WALPRESSURE_WALREAD_H
+
+#include "access/xlogdefs.h"
+
+extern int64 wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void));
+
+#endif							/* WALPRESSURE_WALREAD_H */
