@@ -30,7 +30,7 @@
 #include "live/commit_probe.h"
 #include "live/sampler.h"
 #include "live/shmem.h"
-#include "restore/record.h"
+#include "restore/restore.h"
 #include "system/alter_system.h"
 #include "system/cgroup.h"
 
@@ -55,6 +55,7 @@ wp_shmem_request(void)
 	RequestAddinShmemSpace(MAXALIGN(wp_job_shmem_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_clients_shmem_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_settings_probe_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_restore_shmem_size()));
 	RequestNamedLWLockTranche("walpressure", 2);
 }
 
@@ -83,10 +84,12 @@ wp_shmem_startup(void)
 	wp_clients_shmem_init(block, found);
 	block = ShmemInitStruct("walpressure settings probe", wp_settings_probe_shmem_size(), &found);
 	wp_settings_probe_shmem_init(block, found);
+	block = ShmemInitStruct("walpressure restore", wp_restore_shmem_size(), &found);
+	wp_restore_shmem_init(block, found);
 	LWLockRelease(AddinShmemInitLock);
 
 	if (!IsUnderPostmaster)
-		wp_server_settings_startup();
+		wp_restore_at_start();
 }
 
 /*
@@ -156,5 +159,6 @@ _PG_init(void)
 	shmem_startup_hook = wp_shmem_startup;
 	wp_probe_register();
 	wp_sampler_register();
+	wp_restore_register();
 	wp_guard_register();
 }

@@ -7,7 +7,7 @@ WP_PACKAGES="postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
 libtap-parser-sourcehandler-pgtap-perl libipc-run-perl libcgroup-dev libpq-dev cgroup-tools
 make gcc debootstrap debian-archive-keyring build-essential bison flex
 libreadline-dev zlib1g-dev libicu-dev libxml2-dev pkg-config dpkg-dev gpgv xz-utils bzip2
-postgresql-server-dev-all debhelper fakeroot git"
+postgresql-server-dev-all debhelper fakeroot git universal-ctags python3"
 
 wp_die() {
 	echo "walpressure: $*" >&2

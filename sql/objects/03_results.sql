@@ -217,3 +217,25 @@ ORDER BY v.sweep_id, v.value_pos, rank;
 
 COMMENT ON VIEW statements IS
 'Per sweep, value and statement of the load (pg_stat_statements, step_statements): calls per second, the mean time of a call with a 95% interval from the spread of the steps'' means, the stddev over all the value''s calls, their change in % against the same statement at the baseline (as results), rows and WAL bytes per call, and the statement''s share of the time of the recorded statements (time_pct).  Steps left out of results (discarded) are left out here too';
+
+-- repeats => 'auto': is the answer clear after the rounds so far?  Why, or
+-- NULL to add a round (coordinator/decision.c asks after each round).
+CREATE OR REPLACE FUNCTION _rounds_decided(sweep_id bigint)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH r AS (SELECT * FROM walpressure.results x WHERE x.sweep_id = $1 AND x.value_pos > 0),
+    top AS (SELECT * FROM r ORDER BY tps DESC NULLS LAST LIMIT 1),
+    rival AS (SELECT * FROM r WHERE verdict <> 'baseline' ORDER BY tps DESC NULLS LAST LIMIT 1)
+    SELECT CASE
+        WHEN (SELECT verdict FROM top) = 'faster' THEN
+            format('decided: %s beats the baseline beyond its 95%% interval', (SELECT value FROM top))
+        WHEN (SELECT verdict FROM top) = 'baseline' AND (SELECT verdict FROM rival) = 'slower' THEN
+            format('decided: the baseline, %s, beats every other value beyond its 95%% interval', (SELECT value FROM top))
+        WHEN (SELECT bool_and(tps_ci_high - tps_ci_low <= 0.04 * tps) FROM r) THEN
+            'narrow: every 95% interval is within 2% of its mean, and no value differs beyond them'
+    END
+$$;
+
+REVOKE ALL ON FUNCTION _rounds_decided(bigint) FROM PUBLIC;

@@ -23,6 +23,7 @@
 #include "compat.h"
 #include "job/launch.h"
 #include "live/shmem.h"
+#include "restore/restore.h"
 #include "sweep/rights.h"
 
 /* 10 billion accounts, about 1.5 TB: more than anyone tunes WAL on */
@@ -78,6 +79,7 @@ wp_init_pgbench(PG_FUNCTION_ARGS)
 						WP_INIT_SCALE_MAX, WP_INIT_SCALE_MAX / 10)));
 	wp_rights_login();
 	wp_init_schema(req);
+	wp_restore_check_launch();
 	wp_job_run_init(req);
 	PG_RETURN_VOID();
 }

@@ -26,6 +26,7 @@
 #include "api/pgbench_preflight.h"
 #include "common/program.h"
 #include "common/worker.h"
+#include "engine/pgbench_command.h"
 #include "engine/pgbench_engine.h"
 #include "sweep/load.h"
 #include "sweep/rights.h"

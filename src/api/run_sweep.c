@@ -49,6 +49,7 @@
 #include "common/worker.h"
 #include "job/launch.h"
 #include "live/shmem.h"
+#include "restore/restore.h"
 #include "sweep/configs.h"
 #include "sweep/policy.h"
 #include "sweep/rights.h"
@@ -567,6 +568,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	if (req->engine == WP_ENGINE_BACKEND && req->workload == WP_WORKLOAD_CUSTOM)
 		wp_check_custom_sql(req->sql);
 
+	wp_restore_check_launch();
 	wp_job_start_sweep(req, wait, &launch);
 	wp_plan_notice(req, wait, launch.sweep_id);
 	if (wait)

@@ -25,6 +25,7 @@
 #include "api/standby_request.h"
 #include "compat.h"
 #include "sweep/configs.h"
+#include "system/standby_link.h"
 #include "system/walsenders.h"
 
 /*

@@ -31,7 +31,7 @@ wp_cap_find_device(WpCap *cap)
  * enrol the server in the cgroup.
  */
 void
-wp_cap_begin(WpCap *cap, int64 sweep_id)
+wp_cap_begin(WpCap *cap, WpCrashRecord *record)
 {
 	cap->mode = wp_cgroup_check();
 	cap->rec.dev = wp_wal_device(NULL);
@@ -40,7 +40,9 @@ wp_cap_begin(WpCap *cap, int64 sweep_id)
 						 &cap->rec.prev_read_iops);
 	strlcpy(cap->rec.cgroup, wp_cgroup_name, sizeof(cap->rec.cgroup));
 	cap->active = true;
-	wp_state_file_write(sweep_id, MyDatabaseId, &cap->rec);
+	record->cap = cap->rec;
+	record->has_cap = true;
+	wp_record_write(record);
 	(void) wp_cgroup_enroll(cap->mode);
 }
 
@@ -54,7 +56,7 @@ wp_cap_set(WpCap *cap, int64 write_iops)
 
 /*
  * Put the limits back as they were.  False (and a WARNING) if that failed;
- * the state file then stays, so the next server start tries again.
+ * the crash record then keeps them, so the restore worker tries again.
  */
 bool
 wp_cap_end(WpCap *cap, int64 sweep_id)
@@ -78,7 +80,7 @@ wp_cap_end(WpCap *cap, int64 sweep_id)
 		ereport(WARNING,
 				(errmsg("walpressure could not remove the IOPS cap of sweep " INT64_FORMAT " from %u:%u",
 						sweep_id, cap->rec.dev.major, cap->rec.dev.minor),
-				 errhint("The next server start tries again; clear_iops_cap() removes it now.")));
+				 errhint("The restore worker tries again; clear_iops_cap() removes it now.")));
 		ok = false;
 	}
 	PG_END_TRY();

@@ -12,7 +12,7 @@
 #ifndef WALPRESSURE_CAP_H
 #define WALPRESSURE_CAP_H
 
-#include "restore/restore.h"
+#include "restore/record.h"
 
 typedef struct WpCap
 {
@@ -23,7 +23,7 @@ typedef struct WpCap
 } WpCap;
 
 extern void wp_cap_find_device(WpCap *cap);
-extern void wp_cap_begin(WpCap *cap, int64 sweep_id);
+extern void wp_cap_begin(WpCap *cap, WpCrashRecord *record);
 extern void wp_cap_set(WpCap *cap, int64 write_iops);
 extern bool wp_cap_end(WpCap *cap, int64 sweep_id);
 extern bool wp_cap_device_ios(const WpCap *cap, uint64 *reads, uint64 *writes);

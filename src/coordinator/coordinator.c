@@ -8,9 +8,10 @@
  *		interleaved so drift is not an effect), records it, and at the end
  *		puts back everything it took.
  *
- * While it holds anything that must be put back, the state file
- * (recovery.c) names the sweep, so that a crash is closed at the next
- * start.
+ * While it holds anything that must be put back, the crash record
+ * (restore/record.c) says what, so that a crash is closed at the next start
+ * and a coordinator that leaves without putting everything back is closed
+ * by the restore worker.
  *
  * IDENTIFICATION
  *	  src/coordinator/coordinator.c
@@ -38,9 +39,14 @@
 #include "coordinator/coordinator.h"
 #include "job/slot.h"
 #include "engine/pgbench_engine.h"
+#include "restore/record.h"
 #include "restore/restore.h"
+#include "system/standby_link.h"
 #include "system/walsenders.h"
-#include "coordinator/result_rows.h"
+#include "coordinator/decision.h"
+#include "coordinator/rows.h"
+#include "coordinator/step_rows.h"
+#include "coordinator/sweep_row.h"
 #include "sweep/rights.h"
 #include "coordinator/settings_hold.h"
 #include "sweep/configs.h"
@@ -110,7 +116,7 @@ wp_coordinator_exit(int code, Datum arg)
 	edata.sqlerrcode = ERRCODE_INTERNAL_ERROR;
 	edata.message = "the coordinator exited unexpectedly (see the server log)";
 	wp_job_finish("failed", &edata, wp_job_sweep_id());
-	wp_recovery_start();
+	wp_restore_wake();
 }
 
 /*
@@ -245,23 +251,12 @@ wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 }
 
 /*
- * Entry point of the coordinator.
+ * The worker's start: its signals, its connection as the caller, a search
+ * path of its own.
  */
-void
-wp_coordinator_main(Datum main_arg)
+static void
+wp_coordinator_start(void)
 {
-	WpSweepRequest *req;
-	WpCap		cap = {0};
-	WpServerHold hold = {0};
-	WpStepPlan	plan;
-	MemoryContext cxt;
-	MemoryContext step_cxt;
-	const char *volatile status = "done";
-	ErrorData  *volatile edata = NULL;
-	char	   *volatile error = NULL;
-	volatile int64 id = 0;
-	bool		need_recovery = false;
-
 	pqsignal(SIGTERM, wp_coordinator_sigterm);
 	BackgroundWorkerUnblockSignals();
 	before_shmem_exit(wp_coordinator_exit, 0);
@@ -273,6 +268,80 @@ wp_coordinator_main(Datum main_arg)
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 	wp_repl_coordinator_begin();
 	wp_statements_begin();
+}
+
+/*
+ * The end of a sweep (`id` 0 when its row was never written): everything
+ * it holds put back, its row closed, the crash record removed.  True when
+ * something is left for the restore worker.
+ */
+static bool
+wp_coordinator_put_back(WpStepPlan *plan, WpServerHold *hold, int64 id,
+						const char *status, const char *error, MemoryContext cxt)
+{
+	bool		need_recovery = false;
+
+	/*
+	 * From here on the sweep puts back what it holds: no cancel or
+	 * terminate interrupts that, until the worker exits (a second one stays
+	 * pending).
+	 */
+	HOLD_INTERRUPTS();
+	QueryCancelPending = false;
+	wp_job_phase(WP_PHASE_RESTORE, 0, 0, NULL);
+	wp_step_stop_load(plan);
+	wp_standby_disconnect();
+	if (id > 0)
+	{
+		bool		closed = true;
+
+		if (wp_cap_end(plan->cap, id))
+			plan->record->has_cap = false;
+		wp_server_end(plan->record, hold, !wp_terminated);
+		PG_TRY();
+		{
+			wp_results_sweep_close(id, status, error, hold->restored);
+		}
+		PG_CATCH();
+		{
+			/* the row stays "running"; the restore worker closes it */
+			EmitErrorReport();
+			(void) wp_catch_error(cxt);
+			closed = false;
+		}
+		PG_END_TRY();
+		/* everything back: the record goes; else the restore worker's */
+		if (closed && !plan->record->has_cap && !plan->record->has_settings && !plan->record->needs_sync)
+			wp_record_remove(LOG);
+		else
+		{
+			wp_record_write(plan->record);
+			need_recovery = true;
+		}
+	}
+	return need_recovery;
+}
+
+/*
+ * Entry point of the coordinator.
+ */
+void
+wp_coordinator_main(Datum main_arg)
+{
+	WpSweepRequest *req;
+	WpCap		cap = {0};
+	WpServerHold hold = {0};
+	WpCrashRecord record = {0};
+	WpStepPlan	plan;
+	MemoryContext cxt;
+	MemoryContext step_cxt;
+	const char *volatile status = "done";
+	ErrorData  *volatile edata = NULL;
+	char	   *volatile error = NULL;
+	volatile int64 id = 0;
+	bool		need_recovery = false;
+
+	wp_coordinator_start();
 	cxt = AllocSetContextCreate(TopMemoryContext, "walpressure coordinator",
 								ALLOCSET_DEFAULT_SIZES);
 	step_cxt = AllocSetContextCreate(cxt, "walpressure step", ALLOCSET_DEFAULT_SIZES);
@@ -284,17 +353,21 @@ wp_coordinator_main(Datum main_arg)
 	plan.req = req;
 	plan.engine = req->engine == WP_ENGINE_PGBENCH ? &wp_pgbench_engine : &wp_backend_engine;
 	plan.cap = &cap;
+	plan.record = &record;
 	plan.server_names = NIL;
 	plan.server_originals = NIL;
 
 	PG_TRY();
 	{
 		id = wp_results_sweep_insert(req);
-		wp_state_file_write(id, MyDatabaseId, NULL);
+		/* from here on, what the sweep takes is recorded before it takes it */
+		record.sweep_id = id;
+		record.dboid = MyDatabaseId;
+		wp_record_write(&record);
 		wp_cap_find_device(&cap);
 		if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
-			wp_cap_begin(&cap, id);
-		wp_server_begin(req, id, &hold);
+			wp_cap_begin(&cap, &record);
+		wp_server_begin(req, &record, &hold);
 		plan.server_names = hold.swept;
 		plan.server_originals = hold.swept_originals;
 		wp_job_started(id, req->nvals * req->repeats);
@@ -323,37 +396,7 @@ wp_coordinator_main(Datum main_arg)
 		error = wp_terminated ? "the coordinator was terminated (server shutdown or pg_terminate_backend)" :
 			wp_cancelled_by_signal ? "the coordinator was cancelled (pg_cancel_backend)" : NULL;
 
-	/*
-	 * From here on the sweep puts back what it holds: no cancel or
-	 * terminate interrupts that (a second one stays pending until exit).
-	 */
-	HOLD_INTERRUPTS();
-	QueryCancelPending = false;
-	wp_job_phase(WP_PHASE_RESTORE, 0, 0, NULL);
-	wp_step_stop_load(&plan);
-	wp_standby_disconnect();
-	if (id > 0)
-	{
-		bool		cap_removed = wp_cap_end(&cap, id);
-
-		wp_server_end(id, &hold, !wp_terminated);
-		PG_TRY();
-		{
-			wp_results_sweep_close(id, status, error, hold.restored);
-		}
-		PG_CATCH();
-		{
-			/* the row stays "running"; the recovery worker closes it */
-			EmitErrorReport();
-			(void) wp_catch_error(cxt);
-			cap_removed = false;
-		}
-		PG_END_TRY();
-		if (cap_removed)
-			wp_state_file_remove();
-		else
-			need_recovery = true;
-	}
+	need_recovery = wp_coordinator_put_back(&plan, &hold, id, status, error, cxt);
 	wp_finished = true;
 	if (edata == NULL && error != NULL)
 	{
@@ -364,8 +407,8 @@ wp_coordinator_main(Datum main_arg)
 		edata = why;
 	}
 	wp_job_finish(status, edata, id);
-	/* what could not be put back or closed here, the recovery worker does */
+	/* what could not be put back or closed here, the restore worker does */
 	if (need_recovery)
-		wp_recovery_start();
+		wp_restore_wake();
 	proc_exit(0);
 }

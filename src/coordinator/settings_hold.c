@@ -19,7 +19,7 @@
 #include "utils/guc.h"
 
 #include "common/worker.h"
-#include "coordinator/result_rows.h"
+#include "coordinator/sweep_row.h"
 #include "coordinator/settings_hold.h"
 #include "job/slot.h"
 #include "restore/record.h"
@@ -32,7 +32,7 @@
  * Apply name = value to the whole server, checked in effect.
  */
 void
-wp_server_settings_apply(List *names, List *values)
+wp_server_settings_apply(WpCrashRecord *record, List *names, List *values)
 {
 	ListCell   *ln;
 	ListCell   *lv;
@@ -40,7 +40,7 @@ wp_server_settings_apply(List *names, List *values)
 	/* before fsync goes off: the mark that the data directory needs a sync */
 	forboth(ln, names, lv, values)
 		if (strcmp(lfirst(ln), "fsync") == 0 && wp_data_loss("fsync", lfirst(lv)) != NULL)
-			wp_settings_mark_needs_sync();
+			wp_settings_mark_needs_sync(record);
 
 	wp_alter_system_apply(names, values);
 
@@ -49,7 +49,7 @@ wp_server_settings_apply(List *names, List *values)
 	 * off goes to disk now, before this step is measured as safe
 	 */
 	if (enableFsync)
-		wp_sync_now();
+		wp_settings_sync_now(record);
 }
 
 
@@ -59,7 +59,7 @@ wp_server_settings_apply(List *names, List *values)
  * fixed ones.
  */
 void
-wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold)
+wp_server_begin(const WpSweepRequest *req, WpCrashRecord *record, WpServerHold *hold)
 {
 	StringInfoData orig;
 	List	   *fixed_names = NIL;
@@ -78,7 +78,7 @@ wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold)
 		return;
 
 	wp_job_phase(WP_PHASE_SETTINGS, 0, 0, NULL);
-	wp_server_settings_begin(sweep_id, hold->names);
+	wp_settings_record_begin(record, hold->names);
 	hold->active = true;
 	initStringInfo(&orig);
 	foreach(lc, hold->names)
@@ -88,17 +88,18 @@ wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold)
 		hold->swept_originals = lappend(hold->swept_originals,
 										pstrdup(GetConfigOption(lfirst(lc), false, false)));
 	hold->originals = orig.data;
-	wp_results_server_originals(sweep_id, hold->names);
+	wp_results_server_originals(record->sweep_id, hold->names);
 	if (fixed_names != NIL)
-		wp_server_settings_apply(fixed_names, fixed_values);
+		wp_server_settings_apply(record, fixed_names, fixed_values);
 }
 
 /*
- * Put the server-wide settings back.  On failure a WARNING; the record
- * stays, so the next server start restores them.
+ * Put the server-wide settings back.  On failure a WARNING; the crash
+ * record keeps them, so the restore worker (or the next server start)
+ * restores them.
  */
 void
-wp_server_end(int64 sweep_id, WpServerHold *hold, bool check)
+wp_server_end(WpCrashRecord *record, WpServerHold *hold, bool check)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
@@ -107,7 +108,7 @@ wp_server_end(int64 sweep_id, WpServerHold *hold, bool check)
 	PG_TRY();
 	{
 		/* no new process starts while the server shuts down: no check then */
-		hold->restored = wp_server_settings_end(sweep_id, check, hold->originals);
+		hold->restored = wp_settings_restore(record, check, hold->originals);
 		hold->active = false;
 	}
 	PG_CATCH();
@@ -116,12 +117,12 @@ wp_server_end(int64 sweep_id, WpServerHold *hold, bool check)
 
 		EmitErrorReport();
 		edata = wp_catch_error(cxt);
-		hold->restored = psprintf("NOT restored (%s): the next server start restores them",
+		hold->restored = psprintf("NOT restored (%s): the restore worker restores them",
 								  edata->message);
 		ereport(WARNING,
 				(errmsg("walpressure could not restore the server settings of sweep " INT64_FORMAT,
-						sweep_id),
-				 errhint("The next server start restores them.")));
+						record->sweep_id),
+				 errhint("The restore worker, or the next server start, restores them.")));
 	}
 	PG_END_TRY();
 }

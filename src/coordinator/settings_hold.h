@@ -13,6 +13,7 @@
 
 #include "nodes/pg_list.h"
 
+#include "restore/record.h"
 #include "sweep/request.h"
 
 /* The server-wide settings while the sweep holds them. */
@@ -26,8 +27,8 @@ typedef struct WpServerHold
 	const char *restored;		/* how they were put back */
 } WpServerHold;
 
-extern void wp_server_begin(const WpSweepRequest *req, int64 sweep_id, WpServerHold *hold);
-extern void wp_server_end(int64 sweep_id, WpServerHold *hold, bool check);
-extern void wp_server_settings_apply(List *names, List *values);
+extern void wp_server_begin(const WpSweepRequest *req, WpCrashRecord *record, WpServerHold *hold);
+extern void wp_server_end(WpCrashRecord *record, WpServerHold *hold, bool check);
+extern void wp_server_settings_apply(WpCrashRecord *record, List *names, List *values);
 
 #endif							/* WALPRESSURE_SETTINGS_HOLD_H */

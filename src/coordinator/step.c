@@ -36,56 +36,22 @@
 #include "compat.h"
 #include "common/cpu.h"
 #include "job/slot.h"
+#include "system/standby_link.h"
 #include "system/walsenders.h"
 #include "coordinator/settings_hold.h"
 #include "sweep/configs.h"
 #include "sweep/policy.h"
 #include "system/pgss.h"
+#include "coordinator/standby_watch.h"
 #include "coordinator/step.h"
 #include "system/wal_reader.h"
 
+#define WP_LOAD_END_MS			5000
+
+/* the step in flight, for wp_step_wait (the engines' flush calls it too) */
 static const WpLoadEngine *wp_engine = NULL;
 static bool wp_load_gone = false;	/* the load ended early (engine->lost) */
-
-/*
- * The synchronous standbys are watched at every wait of a step: when those
- * synchronous_standby_names asks for are not there for WP_STANDBY_GRACE_MS
- * and the step's commits wait for them (its synchronous_commit says so, or
- * its backends are found waiting: a script may SET it), the step ends
- * (wp_standby_gone, why in wp_standby_why).
- */
-#define WP_STANDBY_GRACE_MS		1000
-#define WP_STANDBY_START_WAIT_MS 5000
-#define WP_LOAD_END_MS			5000
-static bool wp_standby_watch = false;
-static bool wp_standby_needed = false;
-static Oid	wp_load_role = InvalidOid;
-static bool wp_standby_gone = false;
-static char *wp_standby_why = NULL;
-static TimestampTz wp_standby_unready_since = 0;
-
-static void
-wp_step_watch_standby(void)
-{
-	char	   *why = NULL;
-
-	if (!wp_standby_watch || wp_standby_gone)
-		return;
-	if (wp_syncrep_ready_now(&why) ||
-		(!wp_standby_needed && wp_load_syncrep_waiting(wp_load_role) == 0))
-	{
-		wp_standby_unready_since = 0;
-		return;
-	}
-	if (wp_standby_unready_since == 0)
-		wp_standby_unready_since = GetCurrentTimestamp();
-	else if (TimestampDifferenceExceeds(wp_standby_unready_since, GetCurrentTimestamp(),
-										WP_STANDBY_GRACE_MS))
-	{
-		wp_standby_gone = true;
-		wp_standby_why = why;
-	}
-}
+static WpStandbyWatch wp_watch;
 
 /*
  * Wait `ms`, watching for a cancel and for failing clients.  False when the
@@ -105,8 +71,8 @@ wp_step_wait(long ms)
 			return false;
 		if (!wp_engine->check())
 			wp_load_gone = true;
-		wp_step_watch_standby();
-		if (left <= 0 || wp_load_gone || wp_standby_gone)
+		wp_standby_watch_tick(&wp_watch);
+		if (left <= 0 || wp_load_gone || wp_watch.gone)
 			return true;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Min(left, 100), PG_WAIT_EXTENSION);
@@ -210,7 +176,7 @@ wp_step_window(const WpStepPlan *plan, WpStepCounters *k, WpStepResult *r,
 			return true;
 		if (!wp_step_wait(Min(left, 1000)))
 			return false;
-		if (wp_load_gone || wp_standby_gone)
+		if (wp_load_gone || wp_watch.gone)
 			return true;		/* the step ends here, marked */
 
 		wp_standbys_sample(r->standbys, &r->nstandbys);
@@ -271,45 +237,6 @@ wp_step_sync_commit(const WpLoadSpec *spec)
 }
 
 /*
- * Before a step whose commits wait for a standby: true when it is there
- * (within WP_STANDBY_START_WAIT_MS), and the step is watched from then on.
- * Else, with on_standby_loss => 'stop' an ERROR, with 'skip' false.
- */
-static bool
-wp_step_standby_there(const WpStepPlan *plan, int step)
-{
-	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
-													   WP_STANDBY_START_WAIT_MS);
-	char	   *why = NULL;
-
-	while (!wp_syncrep_ready_now(&why))
-	{
-		if (wp_job_cancelled())
-		{
-			wp_standby_why = "the sweep was cancelled while it waited for its standby";
-			return false;
-		}
-		if (GetCurrentTimestamp() >= deadline)
-		{
-			wp_standby_why = why;
-			if (!plan->req->standby_loss_skip)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("step %d needs a synchronous standby, and none is there", step),
-						 errdetail("%s.", why),
-						 errhint("Start the standby again, or run the sweep with on_standby_loss => 'skip' to go on without the steps that need one.")));
-			return false;
-		}
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 100, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-	wp_standby_needed = true;
-	return true;
-}
-
-/*
  * The time the window's commits waited for standbys (the sampler's), as
  * a share of their commit time (the probe's) and per commit.  None when
  * the server had no walsender and nothing waited.
@@ -328,93 +255,72 @@ wp_step_syncrep(const WpStepCounters *k, WpStepResult *r)
 		r->syncrep_wait_ms = wait_us / 1000.0 / r->commits;
 }
 
-/*
- * Run step `step` (repeat `repeat`) with value `pos` of the swept setting
- * and measure it.  `spec` holds the step's load and session settings.  False
- * when cancelled (nothing measured).
- */
-bool
-wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
-			WpLoadSpec *spec, WpStepResult *r,
-			WpStepSample *samples, int max_samples, int *nsamples)
+/* What the window's start read, for its end. */
+typedef struct WpStepEdges
 {
-	const WpSweepRequest *req = plan->req;
-	const char *value = req->vals[pos];
-	const WpLoadEngine *engine = plan->engine;
-	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
-	TimestampTz *marks = NULL;
-	WpStmtSnap *stmts0 = NULL;
-	void	   *standby0 = NULL;
-	WpStandbySide side;
-	bool		ok = false;
-	double		client_cpu0 = -1,
-				client_cpu1 = -1,
-				server_cpu0 = -1,
-				server_cpu1 = -1;
+	double		client_cpu0;	/* < 0: not known */
+	double		server_cpu0;
+	WpStmtSnap *stmts0;			/* NULL: no pg_stat_statements */
+	void	   *standby0;		/* NULL: no standby to read */
+} WpStepEdges;
 
-	TimestampTz step_start = GetCurrentTimestamp();
-
-	wp_engine = engine;
+/* A new step: nothing lost, nothing measured. */
+static void
+wp_step_begin(const WpStepPlan *plan, const WpLoadSpec *spec, WpStepResult *r)
+{
+	wp_engine = plan->engine;
 	wp_load_gone = false;
-	wp_standby_watch = false;
-	wp_standby_needed = false;
-	wp_load_role = spec->roleoid;
-	wp_standby_gone = false;
-	wp_standby_why = NULL;
-	wp_standby_unready_since = 0;
+	wp_standby_watch_reset(&wp_watch, spec->roleoid);
 	memset(r, 0, sizeof(*r));
 	r->standbys = palloc0(sizeof(WpStandbyFig) * WP_STANDBYS_MAX);
 	r->syncrep_wait_pct = r->syncrep_wait_ms = -1;
 	r->standby_wal_mb_per_s = r->standby_wal_writes_per_s = -1;
 	r->standby_wal_fsyncs_per_s = r->standby_write_iops = -1;
-	*nsamples = 0;
+}
 
-	/*
-	 * a server-wide value first, in effect before the checkpoint and
-	 * clients; in a configuration sweep, each server-wide setting the values
-	 * change: this value's, or as it was before the sweep
-	 */
-	if (plan->server_names != NIL)
+/*
+ * A server-wide value first, in effect before the checkpoint and clients;
+ * in a configuration sweep, each server-wide setting the values change:
+ * this value's, or as it was before the sweep.
+ */
+static void
+wp_step_server_values(const WpStepPlan *plan, int step, int repeat, int pos)
+{
+	const WpSweepRequest *req = plan->req;
+	List	   *values = NIL;
+	ListCell   *ln;
+	ListCell   *lo;
+
+	if (plan->server_names == NIL)
+		return;
+	forboth(ln, plan->server_names, lo, plan->server_originals)
 	{
-		List	   *values = NIL;
-		ListCell   *ln;
-		ListCell   *lo;
+		const char *v;
 
-		forboth(ln, plan->server_names, lo, plan->server_originals)
-		{
-			const char *v;
-
-			values = lappend(values, pstrdup(wp_value_sets(req, pos, lfirst(ln), &v) ?
-											 v : (const char *) lfirst(lo)));
-		}
-		wp_job_phase(WP_PHASE_SETTINGS, step, repeat, value);
-		wp_server_settings_apply(plan->server_names, values);
+		values = lappend(values, pstrdup(wp_value_sets(req, pos, lfirst(ln), &v) ?
+										 v : (const char *) lfirst(lo)));
 	}
-	r->data_loss = wp_step_data_loss(spec);
+	wp_job_phase(WP_PHASE_SETTINGS, step, repeat, req->vals[pos]);
+	wp_server_settings_apply(plan->record, plan->server_names, values);
+}
 
-	/*
-	 * commits that wait for a synchronous standby: it must be there now (a
-	 * standby reconnecting gets a few seconds), and is watched from here on
-	 */
-	if (wp_level_waits(wp_step_sync_commit(spec)) && !wp_step_standby_there(plan, step))
-	{
-		r->skipped = true;
-		r->discarded = psprintf("skipped: %s", wp_standby_why);
-		return true;
-	}
-	wp_standby_watch = true;
+/*
+ * The same WAL state at every step's start: no pending full-page images.
+ * The CHECKPOINT is the sweep's own, not the load's: it runs without the
+ * cap (the limits as they were before the sweep), so that writing the last
+ * step's dirty buffers takes seconds, not minutes at the cap.  With
+ * checkpoint => false, none: the checkpoints come as the server's settings
+ * bring them, and their writes go through the cap.  Then the step's cap.
+ */
+static void
+wp_step_checkpoint_and_cap(const WpStepPlan *plan, int step, int repeat, int pos,
+						   WpStepResult *r)
+{
+	const WpSweepRequest *req = plan->req;
 
-	/*
-	 * the same WAL state at every step's start: no pending full-page images.
-	 * The CHECKPOINT is the sweep's own, not the load's: it runs without the
-	 * cap (the limits as they were before the sweep), so that writing the
-	 * last step's dirty buffers takes seconds, not minutes at the cap.
-	 * With checkpoint => false, none: the checkpoints come as the server's
-	 * settings bring them, and their writes go through the cap
-	 */
 	if (req->checkpoint)
 	{
-		wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, value);
+		wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, req->vals[pos]);
 		if (plan->cap->active)
 			wp_cap_set(plan->cap, plan->cap->rec.prev_write_iops);
 		wp_step_checkpoint();
@@ -424,23 +330,30 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 		r->iops_cap = strcmp(req->setting, "iops_cap") == 0 ? req->ivals[pos] : req->iops_cap;
 		wp_cap_set(plan->cap, r->iops_cap);
 	}
+}
 
-	wp_job_phase(WP_PHASE_WARMUP, step, repeat, value);
-	r->setup_s = (double) (GetCurrentTimestamp() - step_start) / USECS_PER_SEC;
-	engine->start(spec, req->warmup_s + req->duration_s);
-	if (!wp_step_wait((long) (req->warmup_s * 1000)))
-		goto stop;
-	if (wp_standby_gone)
+/*
+ * The load starts and warms up.  False when the step ends here: cancelled
+ * (r->skipped false) or its standby lost (the step skipped, nothing
+ * measured).  A load that ended fails the sweep.
+ */
+static bool
+wp_step_warmup(const WpStepPlan *plan, int step, const WpLoadSpec *spec, WpStepResult *r)
+{
+	const WpLoadEngine *engine = plan->engine;
+
+	engine->start(spec, plan->req->warmup_s + plan->req->duration_s);
+	if (!wp_step_wait((long) (plan->req->warmup_s * 1000)))
+		return false;
+	if (wp_watch.gone)
 	{
-		/* lost in the warm-up: nothing measured, the step is skipped */
 		engine->cut();
 		wp_load_end(spec->roleoid, WP_LOAD_END_MS);
 		engine->stop(true);
 		(void) wp_syncrep_release(spec->roleoid);
 		r->standby_lost = r->skipped = true;
-		r->discarded = psprintf("standby lost in the warm-up: %s", wp_standby_why);
-		ok = true;
-		goto stop;
+		r->discarded = psprintf("standby lost in the warm-up: %s", wp_watch.why);
+		return false;
 	}
 	if (wp_load_gone)
 	{
@@ -450,67 +363,95 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 				 errmsg("the load of step %d ended during its warm-up, before anything was measured", step),
 				 errdetail("%s", engine->lost() ? engine->lost() : "no reason given")));
 	}
+	return true;
+}
 
-	/* window start: everything the clients did so far is in pg_stat_wal */
-	if (!engine->flush(wp_step_wait))
-		goto stop;
-	wp_job_phase(WP_PHASE_WINDOW, step, repeat, value);
+/* The window's start: everything the clients did so far is in pg_stat_wal. */
+static void
+wp_step_open(const WpStepPlan *plan, const WpLoadSpec *spec, WpStepCounters *k,
+			 WpStepEdges *e)
+{
 	pgstat_clear_snapshot();
 	wp_read_counters(&k->c0, &k->h0);
-	engine->read(&k->t0);
+	plan->engine->read(&k->t0);
 	k->have_ios = wp_cap_device_ios(plan->cap, &k->reads0, &k->writes0);
-	client_cpu0 = engine->cpu_s();
-	server_cpu0 = wp_server_cpu_s();
-	stmts0 = wp_statements_snap(spec->roleoid, false);
-	standby0 = wp_standby_window_begin(req->standby_conninfo);
+	e->client_cpu0 = plan->engine->cpu_s();
+	e->server_cpu0 = wp_server_cpu_s();
+	e->stmts0 = wp_statements_snap(spec->roleoid, false);
+	e->standby0 = wp_standby_window_begin(plan->req->standby_conninfo);
+}
 
-	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
-	if (!wp_step_window(plan, k, r, samples, marks, max_samples, nsamples))
-		goto stop;
+/* A figure's change over the window, or -1 when either end is unknown. */
+static double
+wp_step_delta(double before, double after)
+{
+	return before >= 0 && after >= 0 ? after - before : -1;
+}
+
+/*
+ * The window's end: the clients' own figures now, the load stopped, then
+ * the standby's side.
+ */
+static void
+wp_step_close(const WpStepPlan *plan, int step, int repeat, int pos,
+			  const WpLoadSpec *spec, WpStepCounters *k, const WpStepEdges *e,
+			  WpStepResult *r)
+{
+	const WpLoadEngine *engine = plan->engine;
+	WpStandbySide side;
+
 	/* the standby is lost: end the load now, and its backends */
-	if (wp_standby_gone)
+	if (wp_watch.gone)
 	{
 		engine->cut();
 		wp_load_end(spec->roleoid, WP_LOAD_END_MS);
 	}
-
-	/* window end: the clients' own figures now, the server's after they exit */
 	engine->read(&k->t1);
 	k->seconds = (double) (GetCurrentTimestamp() - k->c0.ts) / USECS_PER_SEC;
 	if (k->have_ios)
 		k->have_ios = wp_cap_device_ios(plan->cap, &k->reads1, &k->writes1);
-	client_cpu1 = engine->cpu_s();
-	server_cpu1 = wp_server_cpu_s();
-	if (stmts0 != NULL)
+	r->client_cpu_s = wp_step_delta(e->client_cpu0, engine->cpu_s());
+	r->server_cpu_s = wp_step_delta(e->server_cpu0, wp_server_cpu_s());
+	if (e->stmts0 != NULL)
 	{
 		r->stmts = palloc(sizeof(WpStmtFig) * WP_STMT_TOP);
-		r->nstmts = wp_statements_window(stmts0, wp_statements_snap(spec->roleoid, true),
+		r->nstmts = wp_statements_window(e->stmts0, wp_statements_snap(spec->roleoid, true),
 										 r->stmts, WP_STMT_TOP);
 	}
-	wp_job_phase(WP_PHASE_STOPPING, step, repeat, value);
+	wp_job_phase(WP_PHASE_STOPPING, step, repeat, plan->req->vals[pos]);
 	engine->stop(true);
 	if (engine->lost())
 		r->discarded = pstrdup(engine->lost());
-	if (wp_standby_gone)
+	if (wp_watch.gone)
 	{
 		char	   *why = psprintf("standby lost %.1f s into the window: %s", k->seconds,
-								   wp_standby_why ? wp_standby_why : "?");
+								   wp_watch.why ? wp_watch.why : "?");
 
 		(void) wp_syncrep_release(spec->roleoid);
 		r->standby_lost = true;
 		r->discarded = r->discarded ? psprintf("%s; %s", why, r->discarded) : why;
 	}
-	wp_standby_window_end(standby0, k->seconds, &side);
+	wp_standby_window_end(e->standby0, k->seconds, &side);
 	r->standby_wal_mb_per_s = side.wal_mb_per_s;
 	r->standby_wal_writes_per_s = side.wal_writes_per_s;
 	r->standby_wal_fsyncs_per_s = side.wal_fsyncs_per_s;
 	r->standby_write_iops = side.write_iops;
 	r->standby_source = side.source;
 	wp_standbys_finish(r->standbys, r->nstandbys);
+}
+
+/*
+ * The server's counters once the clients exited, and the step's figures
+ * from both ends.
+ */
+static void
+wp_step_finish(const WpStepPlan *plan, WpStepCounters *k, WpStepResult *r,
+			   WpStepSample *samples, const TimestampTz *marks, int nsamples)
+{
 	pgstat_clear_snapshot();
 	wp_read_counters(&k->c1, &k->h1);
-	if (engine->resolve != NULL)
-		wp_step_resolve(engine, k, samples, marks, *nsamples);
+	if (plan->engine->resolve != NULL)
+		wp_step_resolve(plan->engine, k, samples, marks, nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
 	wp_step_syncrep(k, r);
@@ -523,11 +464,63 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 
 		r->discarded = r->discarded ? psprintf("%s; %s", r->discarded, why) : pstrdup(why);
 	}
-	r->client_cpu_s = client_cpu0 >= 0 && client_cpu1 >= 0 ? client_cpu1 - client_cpu0 : -1;
-	r->server_cpu_s = server_cpu0 >= 0 && server_cpu1 >= 0 ? server_cpu1 - server_cpu0 : -1;
+}
+
+/*
+ * Run step `step` (repeat `repeat`) with value `pos` of the swept setting
+ * and measure it.  `spec` holds the step's load and session settings.  False
+ * when cancelled (nothing measured).
+ */
+bool
+wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
+			WpLoadSpec *spec, WpStepResult *r,
+			WpStepSample *samples, int max_samples, int *nsamples)
+{
+	const char *value = plan->req->vals[pos];
+	WpStepCounters *k = palloc0(sizeof(WpStepCounters));
+	WpStepEdges edges;
+	TimestampTz *marks;
+	TimestampTz step_start = GetCurrentTimestamp();
+	bool		ok = false;
+
+	wp_step_begin(plan, spec, r);
+	*nsamples = 0;
+	wp_step_server_values(plan, step, repeat, pos);
+	r->data_loss = wp_step_data_loss(spec);
+
+	/*
+	 * commits that wait for a synchronous standby: it must be there now (a
+	 * standby reconnecting gets a few seconds), and is watched from here on
+	 */
+	if (wp_level_waits(wp_step_sync_commit(spec)) &&
+		!wp_standby_watch_there(&wp_watch, step, plan->req->standby_loss_skip))
+	{
+		r->skipped = true;
+		r->discarded = psprintf("skipped: %s", wp_watch.why);
+		return true;
+	}
+	wp_watch.watching = true;
+	wp_step_checkpoint_and_cap(plan, step, repeat, pos, r);
+
+	wp_job_phase(WP_PHASE_WARMUP, step, repeat, value);
+	r->setup_s = (double) (GetCurrentTimestamp() - step_start) / USECS_PER_SEC;
+	if (!wp_step_warmup(plan, step, spec, r))
+	{
+		ok = r->skipped;
+		goto stop;
+	}
+	if (!plan->engine->flush(wp_step_wait))
+		goto stop;
+	wp_job_phase(WP_PHASE_WINDOW, step, repeat, value);
+	wp_step_open(plan, spec, k, &edges);
+	marks = palloc(sizeof(TimestampTz) * Max(max_samples, 1));
+	if (!wp_step_window(plan, k, r, samples, marks, max_samples, nsamples))
+		goto stop;
+	wp_step_close(plan, step, repeat, pos, spec, k, &edges, r);
+	wp_step_finish(plan, k, r, samples, marks, *nsamples);
 	ok = true;
 
 stop:
-	engine->stop(false);
+	plan->engine->stop(false);
 	return ok;
 }

@@ -25,6 +25,7 @@ typedef struct WpStepPlan
 	const WpSweepRequest *req;
 	const WpLoadEngine *engine;
 	WpCap	   *cap;
+	WpCrashRecord *record;		/* what to put back if the server stops */
 	/* the server-wide settings the values change, and their values before */
 	List	   *server_names;
 	List	   *server_originals;

@@ -17,10 +17,4 @@
 
 extern const WpLoadEngine wp_pgbench_engine;
 
-extern char *wp_pgbench_path(void);
-extern char *wp_socket_dir(void);
-extern pid_t wp_pgbench_spawn(const WpLoadSpec *spec, int seconds, const char *dir,
-							  const char *socket, const char *role, const char *db,
-							  bool superuser_role);
-
 #endif							/* WALPRESSURE_PGBENCH_ENGINE_H */

@@ -39,7 +39,6 @@
 
 #include "job/launch.h"
 #include "job/slot_layout.h"
-#include "restore/restore.h"
 #include "live/shmem.h"
 #include "common/worker.h"
 

@@ -31,7 +31,6 @@
 
 #include "job/slot.h"
 #include "job/slot_layout.h"
-#include "restore/restore.h"
 #include "live/shmem.h"
 #include "common/worker.h"
 
@@ -261,13 +260,12 @@ wp_job_finish(const char *status, ErrorData *edata, int64 sweep_id)
 
 /*
  * Claim the slot for a new job as the current role in this database, with
- * its request; ERROR if a job runs or an interrupted sweep is not closed
- * yet.
+ * its request; ERROR if a job runs.  (Its caller refused it first if an
+ * interrupted sweep is not closed yet: restore/restore.c.)
  */
 uint64
 wp_job_claim(WpJobKind kind, const void *req, Size len)
 {
-	int64		pending;
 	uint64		seq;
 
 	if (RecoveryInProgress())
@@ -292,26 +290,6 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 				(errcode(ERRCODE_OBJECT_IN_USE),
 				 errmsg("a walpressure sweep or init_pgbench started by process %d is running", (int) pid),
 				 errhint("Wait for it to finish; walpressure runs one at a time on the whole server.")));
-	}
-	/* none runs, but the one a server stop interrupted may not be closed yet */
-	if (wp_recovery_pending(&pending))
-	{
-		/*
-		 * Its worker could not start (no free slot), or is gone and left
-		 * the file: start it again, at most every 10 s.
-		 */
-		if (TimestampDifferenceExceeds(wp_job->recovery_restarted_at, GetCurrentTimestamp(), 10000) &&
-			wp_worker_running("walpressure recovery") == 0)
-		{
-			wp_job->recovery_restarted_at = GetCurrentTimestamp();
-			wp_recovery_start();
-		}
-		LWLockRelease(wp_job->lock);
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("sweep " INT64_FORMAT " was interrupted by a server stop and is still being closed",
-						pending),
-				 errhint("Try again in a few seconds; the server log says when it is done.")));
 	}
 	seq = ++wp_job->launch_seq;
 	wp_job->state = WP_JOB_STARTING;

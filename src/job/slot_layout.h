@@ -61,7 +61,6 @@ typedef struct WpJob
 	pid_t		worker_pid;		/* the running worker, 0 until it started */
 	Oid			dboid;
 	Oid			roleoid;
-	TimestampTz recovery_restarted_at;	/* a caller last started the recovery */
 
 	/* the outcomes of the last launches, slot seq % WP_OUTCOMES */
 	WpJobOutcome outcome[WP_OUTCOMES];

@@ -1,19 +1,26 @@
 /*-------------------------------------------------------------------------
  *
  * restore.c
- *		What survives a sweep that did not end by itself: the state file
- *		naming the sweep (and the cap limits to put back), and the
- *		recovery worker that closes such a sweep at the next start.
+ *		What a sweep that did not end by itself left, put back in one
+ *		place, from the one crash record (record.c).
  *
- * While a sweep runs, a small file in the data directory names it, its
- * database, and the IOPS limits its cap replaced.  The coordinator removes
- * it when the sweep ends and everything is put back.  If the server stopped
- * or crashed instead, the sampler finds it at the next start and starts the
- * recovery worker, which marks the sweep aborted, restores the server
- * settings (server_settings.c) and the cap, and removes the file.  Each of
- * those is tried on its own; what fails is logged, and the file goes all
- * the same, so a failure can never lock sweeps out (the settings record and
- * the postmaster's start-up restore stay for the server settings).
+ * Two moments, like autoprewarm's start-up load and its leader:
+ *
+ *	- in the postmaster, from the shared-memory startup hook, at every start
+ *	  and crash-restart, before recovery runs and before anyone connects:
+ *	  the server-wide settings (no process of the new server life runs with
+ *	  fsync = off) and the sync a step with fsync = off needs;
+ *	- in the restore worker, a static background worker registered once by
+ *	  _PG_init, once recovery is over and whenever it is woken (a
+ *	  coordinator that left without putting everything back, a launch that
+ *	  finds a record no sweep owns): when no job runs, it removes the IOPS
+ *	  cap, the settings if still recorded, the programs' stale directories,
+ *	  and closes the sweep's row through a short worker connected to the
+ *	  sweep's database (a worker connects to one database in its life).
+ *
+ * Each part is tried on its own; what fails is logged and written into the
+ * sweep's row, and the record goes all the same, so that a failure can
+ * never lock sweeps out.
  *
  * IDENTIFICATION
  *	  src/restore/restore.c
@@ -30,150 +37,334 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
-#include "storage/fd.h"
+#include "postmaster/interrupt.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
 
-#include "restore/settings.h"
 #include "common/program.h"
-#include "restore/restore.h"
-#include "system/alter_system.h"
 #include "common/worker.h"
+#include "job/slot.h"
+#include "restore/restore.h"
+#include "restore/settings.h"
+#include "system/alter_system.h"
 
-#define WP_STATE_FILE		"walpressure.sweep"
-#define WP_STATE_FILE_TMP	"walpressure.sweep.tmp"
+/* How often the restore worker looks for a record no sweep owns, unwoken. */
+#define WP_RESTORE_NAP_MS	60000
 
-/* What the recovery could not do, for the sweep's row. */
-static char wp_recovery_failed[512] = "";
-
-/*
- * Record durably that sweep `id` runs in database `dboid`, and, when it
- * holds the IOPS cap, the limits to put back.
- */
-void
-wp_state_file_write(int64 id, Oid dboid, const WpCapRecord *cap)
+/* The restore worker's block: its latch, and what the row worker closes. */
+typedef struct WpRestoreShared
 {
-	FILE	   *f = AllocateFile(WP_STATE_FILE_TMP, PG_BINARY_W);
+	PGPROC	   *leader;			/* the restore worker, NULL when not running */
+	int64		sweep_id;		/* for the row worker: the sweep */
+	char		failed[512];	/* ... and what could not be done */
+} WpRestoreShared;
 
-	if (f == NULL)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not create file \"%s\": %m", WP_STATE_FILE_TMP)));
-	fprintf(f, INT64_FORMAT " %u\n", id, dboid);
-	if (cap != NULL)
-		fprintf(f, "cap %u:%u " INT64_FORMAT " " INT64_FORMAT " %s\n",
-				cap->dev.major, cap->dev.minor, cap->prev_write_iops, cap->prev_read_iops,
-				cap->cgroup);
-	if (FreeFile(f) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not write file \"%s\": %m", WP_STATE_FILE_TMP)));
-	(void) durable_rename(WP_STATE_FILE_TMP, WP_STATE_FILE, ERROR);
-}
+static WpRestoreShared *wp_restore = NULL;
 
-/*
- * The cap line of the state file: false when the sweep held no cap.  The
- * cgroup is the one the sweep capped, whatever walpressure.cgroup says now
- * (a file written before it was recorded: the setting's).
- */
-static bool
-wp_state_file_cap(WpCapRecord *cap)
+Size
+wp_restore_shmem_size(void)
 {
-	FILE	   *f = AllocateFile(WP_STATE_FILE, PG_BINARY_R);
-	char		line[512];
-	bool		found = false;
-
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-	{
-		long long	w;
-		long long	r;
-		int			n;
-
-		cap->cgroup[0] = '\0';
-		n = sscanf(line, "cap %u:%u %lld %lld %255[^\n]", &cap->dev.major, &cap->dev.minor, &w, &r,
-				   cap->cgroup);
-		if (n >= 4)
-		{
-			cap->prev_write_iops = w;
-			cap->prev_read_iops = r;
-			if (n == 4)
-				strlcpy(cap->cgroup, wp_cgroup_name, sizeof(cap->cgroup));
-			found = true;
-		}
-	}
-	FreeFile(f);
-	return found;
-}
-
-/*
- * Read the state file: false when there is none (or it is unreadable).
- */
-static bool
-wp_state_file_read(int64 *id, Oid *dboid)
-{
-	FILE	   *f = AllocateFile(WP_STATE_FILE, PG_BINARY_R);
-	bool		ok;
-
-	if (f == NULL)
-		return false;
-	ok = fscanf(f, INT64_FORMAT " %u", id, dboid) == 2;
-	FreeFile(f);
-	return ok;
+	return sizeof(WpRestoreShared);
 }
 
 void
-wp_state_file_remove(void)
+wp_restore_shmem_init(void *block, bool found)
 {
-	(void) durable_unlink(WP_STATE_FILE, LOG);
+	wp_restore = block;
+	if (!found)
+		memset(wp_restore, 0, sizeof(WpRestoreShared));
+}
+
+/* Wake the restore worker: a record may be left that no sweep owns. */
+void
+wp_restore_wake(void)
+{
+	PGPROC	   *leader = wp_restore ? wp_restore->leader : NULL;
+
+	if (leader != NULL)
+		SetLatch(&leader->procLatch);
 }
 
 /*
- * Is a sweep the server stopped during still to be closed?  Its id if so.
+ * Is a sweep's record left (the caller knows no job runs)?  Its sweep then,
+ * and the restore worker is woken to put it back.
  */
 bool
-wp_recovery_pending(int64 *id)
+wp_restore_pending(int64 *sweep_id)
 {
-	Oid			dboid;
+	WpCrashRecord rec;
 
-	return wp_state_file_read(id, &dboid);
+	if (!wp_record_read(&rec))
+		return false;
+	*sweep_id = rec.sweep_id;
+	wp_restore_wake();
+	return true;
 }
 
 /*
- * If a sweep's state file survived, start the recovery worker.  The caller
- * knows that no sweep runs: the sampler at its start, a coordinator leaving
- * unexpectedly.
+ * Before a launch (when no job runs): a sweep a server stop interrupted,
+ * not closed yet, refuses it; the restore worker is woken to close it.
  */
 void
-wp_recovery_start(void)
+wp_restore_check_launch(void)
 {
-	int64		id;
-	Oid			dboid;
+	int64		pending;
+
+	if (wp_job_idle() && wp_restore_pending(&pending))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("sweep " INT64_FORMAT " was interrupted by a server stop and is still being closed",
+						pending),
+				 errhint("Try again in a few seconds; the server log says when it is done.")));
+}
+
+/* ---------- in the postmaster, at start ---------- */
+
+/*
+ * From the shared-memory startup hook, in the postmaster, at start and
+ * after a crash-restart, no other process running: put back the settings
+ * an interrupted sweep changed, reload, and sync after fsync = off.  The
+ * rest of the record (its cap, its row) is the restore worker's.
+ */
+void
+wp_restore_at_start(void)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	WpCrashRecord rec;
+
+	PG_TRY();
+	{
+		if (wp_record_read(&rec))
+		{
+			const char *how = wp_settings_put_back(&rec);
+
+			if (how != NULL)
+			{
+				ProcessConfigFile(PGC_SIGHUP);
+				if (rec.settings_unreadable)
+					ereport(WARNING,
+							(errmsg("walpressure: its record of a sweep's server settings, \"%s\", was unreadable",
+									wp_record_file(&rec)),
+							 errdetail("%s is %s.", PG_AUTOCONF_FILENAME, how)));
+				else
+					ereport(LOG,
+							(errmsg("walpressure: the server settings interrupted sweep " INT64_FORMAT " changed are %s",
+									rec.sweep_id, how)));
+			}
+			wp_settings_sync_done(&rec);
+			/* the cap and the row are left for the restore worker */
+			if (rec.unreadable || rec.sweep_id <= 0 || !OidIsValid(rec.dboid))
+			{
+				wp_record_remove(ERROR);
+				if (rec.unreadable)
+					ereport(LOG,
+							(errmsg("walpressure: the record of an interrupted sweep was unreadable and is removed")));
+			}
+			else
+				wp_record_write(&rec);	/* without the settings and the sync */
+		}
+	}
+	PG_CATCH();
+	{
+		/* the postmaster must not fail to start on this: say so loudly */
+		MemoryContextSwitchTo(cxt);
+		EmitErrorReport();
+		FlushErrorState();
+		ereport(WARNING,
+				(errmsg("walpressure could not restore the settings of an interrupted sweep"),
+				 errdetail("\"walpressure.sweep\" in the data directory holds what to restore, postgresql.auto.conf as it was among it."),
+				 errhint("Compare postgresql.auto.conf with the copy in that file, fix it, and delete the file.")));
+	}
+	PG_END_TRY();
+}
+
+/* ---------- the restore worker ---------- */
+
+/* What a part of the restore could not do, for the sweep's row. */
+static char wp_failed[512] = "";
+
+/* Run one part of the restore; log its error, keep it for the row, go on. */
+static void
+wp_restore_try(void (*part) (WpCrashRecord *), WpCrashRecord *rec, const char *what)
+{
+	MemoryContext volatile cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		part(rec);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		size_t		used = strlen(wp_failed);
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		EmitErrorReport();
+		FlushErrorState();
+		snprintf(wp_failed + used, sizeof(wp_failed) - used, "%scould not %s: %s",
+				 used > 0 ? "; " : "", what, edata->message ? edata->message : "?");
+		if (IsTransactionState())
+			AbortCurrentTransaction();
+		ereport(LOG,
+				(errmsg("walpressure: could not %s of interrupted sweep " INT64_FORMAT,
+						what, rec->sweep_id)));
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Put back the IOPS limits the sweep's cap replaced, in the cgroup the
+ * sweep capped: walpressure.cgroup may name another one since.
+ */
+static void
+wp_restore_cap(WpCrashRecord *rec)
+{
+	char	   *setting = wp_cgroup_name;
+
+	if (!rec->has_cap)
+		return;
+	PG_TRY();
+	{
+		wp_cgroup_name = rec->cap.cgroup;
+		wp_cgroup_set_limits(wp_cgroup_check(), rec->cap.dev, rec->cap.prev_write_iops,
+							 rec->cap.prev_read_iops);
+	}
+	PG_FINALLY();
+	{
+		wp_cgroup_name = setting;
+	}
+	PG_END_TRY();
+	ereport(LOG,
+			(errmsg("walpressure: the IOPS cap of interrupted sweep " INT64_FORMAT " is removed from %u:%u in cgroup %s",
+					rec->sweep_id, rec->cap.dev.major, rec->cap.dev.minor, rec->cap.cgroup)));
+}
+
+/* Put back the server settings the sweep changed (a coordinator that left). */
+static void
+wp_restore_settings(WpCrashRecord *rec)
+{
+	const char *how = wp_settings_put_back(rec);
+
+	if (how == NULL)
+		return;
+	wp_reload(WARNING);
+	wp_settings_sync_done(rec);
+	ereport(LOG,
+			(errmsg("walpressure: the server settings of interrupted sweep " INT64_FORMAT " are %s",
+					rec->sweep_id, how)));
+}
+
+/*
+ * Close the sweep's row through a worker connected to its database, and
+ * wait for it.
+ */
+static void
+wp_restore_row(WpCrashRecord *rec)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	pid_t		pid;
+
+	wp_restore->sweep_id = rec->sweep_id;
+	strlcpy(wp_restore->failed, wp_failed, sizeof(wp_restore->failed));
+	wp_dynamic_worker(&worker, "wp_restore_row_main", "walpressure recovery");
+	worker.bgw_main_arg = ObjectIdGetDatum(rec->dboid);
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the worker that closes sweep " INT64_FORMAT "'s row", rec->sweep_id),
+				 errhint("Free a background worker slot (max_worker_processes).")));
+	if (WaitForBackgroundWorkerStartup(handle, &pid) == BGWH_STARTED)
+		(void) WaitForBackgroundWorkerShutdown(handle);
+}
+
+/*
+ * One pass: a record that no running job owns is put back and forgotten.
+ */
+static void
+wp_restore_pass(void)
+{
+	WpCrashRecord rec;
+
+	if (!wp_job_idle() || !wp_record_read(&rec))
+		return;
+	wp_failed[0] = '\0';
+	/* the cap the sweep set must not outlive it, nor its programs' files */
+	wp_restore_try(wp_restore_cap, &rec, "remove the IOPS cap");
+	wp_remove_stale_program_dirs();
+	wp_restore_try(wp_restore_settings, &rec, "restore the server settings");
+	if (!rec.unreadable && rec.sweep_id > 0)
+		wp_restore_try(wp_restore_row, &rec, "mark the row aborted");
+	/* never locks sweeps out: what failed is in the log and the row */
+	wp_record_remove(LOG);
+}
+
+/*
+ * The restore worker: a pass once recovery is over, then one whenever it
+ * is woken (and every minute, for a record left while it was away).
+ */
+void
+wp_restore_main(Datum main_arg)
+{
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	pgstat_report_appname("walpressure restore");
+	/* its commits wait for no standby: the one the sweep lost may be gone still */
+	wp_restore->leader = MyProc;
+
+	while (!ShutdownRequestPending)
+	{
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		wp_restore_pass();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 WP_RESTORE_NAP_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	wp_restore->leader = NULL;
+	proc_exit(0);
+}
+
+/* Register the restore worker, from _PG_init. */
+void
+wp_restore_register(void)
+{
 	BackgroundWorker worker;
 
-	if (!wp_state_file_read(&id, &dboid))
-		return;
-	wp_dynamic_worker(&worker, "wp_recovery_main", "walpressure recovery");
-	worker.bgw_notify_pid = 0;	/* nobody waits for it */
-	if (!RegisterDynamicBackgroundWorker(&worker, NULL))
-		ereport(LOG,
-				(errmsg("walpressure could not start the worker that closes sweep " INT64_FORMAT,
-						id),
-				 errhint("Free a background worker slot (max_worker_processes) and restart.")));
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 5;
+	strcpy(worker.bgw_library_name, "walpressure");
+	strcpy(worker.bgw_function_name, "wp_restore_main");
+	strcpy(worker.bgw_name, "walpressure restore");
+	strcpy(worker.bgw_type, "walpressure restore");
+	RegisterBackgroundWorker(&worker);
 }
+
+/* ---------- the row ---------- */
 
 /*
  * Mark the sweep aborted in its row, if the extension is there, with what
- * the recovery could not do.  A sweep the coordinator closed itself (it ran
- * this recovery because it could not remove the cap) keeps its status; what
+ * the restore could not do.  A sweep the coordinator closed itself (it left
+ * the record because it could not remove the cap) keeps its status; what
  * failed is added to its error.
  */
 static void
-wp_recovery_mark_aborted(int64 id)
+wp_restore_mark_aborted(int64 id, const char *failed)
 {
 	StartTransactionCommand();
 	SPI_connect();
@@ -181,8 +372,8 @@ wp_recovery_mark_aborted(int64 id)
 	if (OidIsValid(get_extension_oid("walpressure", true)))
 	{
 		Oid			types[] = {INT8OID, TEXTOID};
-		Datum		values[] = {Int64GetDatum(id), CStringGetTextDatum(wp_recovery_failed)};
-		const char *nulls = wp_recovery_failed[0] ? "  " : " n";
+		Datum		values[] = {Int64GetDatum(id), CStringGetTextDatum(failed)};
+		const char *nulls = failed[0] ? "  " : " n";
 		int			rc = SPI_execute_with_args(
 											   "UPDATE walpressure.sweeps SET status = 'aborted', "
 											   "finished_at = pg_catalog.now(), "
@@ -197,7 +388,7 @@ wp_recovery_mark_aborted(int64 id)
 			ereport(LOG,
 					(errmsg("walpressure: sweep " INT64_FORMAT " was interrupted and is marked aborted",
 							id)));
-		else if (wp_recovery_failed[0] &&
+		else if (failed[0] &&
 				 SPI_execute_with_args("UPDATE walpressure.sweeps SET "
 									   "error = coalesce(error || '; ', '') || 'the recovery ' || $2 "
 									   "WHERE sweep_id = $1",
@@ -209,122 +400,24 @@ wp_recovery_mark_aborted(int64 id)
 	CommitTransactionCommand();
 }
 
-/* Put back the server settings the sweep changed. */
-static void
-wp_recovery_settings(int64 id)
-{
-	const char *how = wp_server_settings_end(id, true, NULL);
-
-	if (how != NULL)
-		ereport(LOG,
-				(errmsg("walpressure: the server settings of interrupted sweep " INT64_FORMAT " are %s",
-						id, how)));
-}
-
 /*
- * Put back the IOPS limits the sweep's cap replaced, in the cgroup the
- * sweep capped: walpressure.cgroup may name another one since.
- */
-static void
-wp_recovery_cap(int64 id)
-{
-	WpCapRecord cap;
-	char	   *setting = wp_cgroup_name;
-
-	if (!wp_state_file_cap(&cap))
-		return;
-	PG_TRY();
-	{
-		wp_cgroup_name = cap.cgroup;
-		wp_cgroup_set_limits(wp_cgroup_check(), cap.dev, cap.prev_write_iops, cap.prev_read_iops);
-	}
-	PG_FINALLY();
-	{
-		wp_cgroup_name = setting;
-	}
-	PG_END_TRY();
-	ereport(LOG,
-			(errmsg("walpressure: the IOPS cap of interrupted sweep " INT64_FORMAT " is removed from %u:%u in cgroup %s",
-					id, cap.dev.major, cap.dev.minor, cap.cgroup)));
-}
-
-/* Run one part of the recovery; log its error, keep it for the row, go on. */
-static void
-wp_recovery_try(void (*part) (int64), int64 id, const char *what)
-{
-	MemoryContext volatile cxt = CurrentMemoryContext;
-
-	PG_TRY();
-	{
-		part(id);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-		size_t		used = strlen(wp_recovery_failed);
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		EmitErrorReport();
-		FlushErrorState();
-		snprintf(wp_recovery_failed + used, sizeof(wp_recovery_failed) - used, "%scould not %s: %s",
-				 used > 0 ? "; " : "", what, edata->message ? edata->message : "?");
-		if (IsTransactionState())
-			AbortCurrentTransaction();
-		ereport(LOG,
-				(errmsg("walpressure: could not %s of interrupted sweep " INT64_FORMAT,
-						what, id)));
-	}
-	PG_END_TRY();
-}
-
-/*
- * However the recovery worker leaves (a FATAL error while connecting to a
- * database that was dropped or no longer allows connections included), the
- * state file goes: it must never lock sweeps out.  What could not be done is
- * in the log; the server settings' own record stays for the next start.
- */
-static void
-wp_recovery_exit(int code, Datum arg)
-{
-	if (code != 0)
-		ereport(LOG,
-				(errmsg("walpressure: the worker closing interrupted sweep " INT64_FORMAT " did not finish; see the messages above",
-						DatumGetInt64(arg))));
-	wp_state_file_remove();
-}
-
-/*
- * The recovery worker: close the interrupted sweep, then forget it.  The
- * cap needs no database and goes first.
+ * The row worker, in the sweep's database as the bootstrap superuser: a
+ * superuser session with nothing of the database's settings that may run.
  */
 void
-wp_recovery_main(Datum main_arg)
+wp_restore_row_main(Datum main_arg)
 {
-	int64		id;
-	Oid			dboid;
+	char		failed[sizeof(wp_restore->failed)];
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
-	if (!wp_state_file_read(&id, &dboid))
-		proc_exit(0);
-	before_shmem_exit(wp_recovery_exit, Int64GetDatum(id));
-
-	/* the cap the sweep set must not outlive it, nor pgbench's logs */
-	wp_recovery_try(wp_recovery_cap, id, "remove the IOPS cap");
-	wp_remove_stale_program_dirs();
-
-	BackgroundWorkerInitializeConnectionByOid(dboid, BOOTSTRAP_SUPERUSERID,
+	BackgroundWorkerInitializeConnectionByOid(DatumGetObjectId(main_arg), BOOTSTRAP_SUPERUSERID,
 											  BGWORKER_BYPASS_ALLOWCONN);
 	pgstat_report_appname("walpressure recovery");
-	/* a superuser session: nothing the database's settings name may run */
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 	/* its commits wait for no standby: the one the sweep lost may be gone still */
 	SetConfigOption("synchronous_commit", "local", PGC_SUSET, PGC_S_OVERRIDE);
-
-	/* the postmaster restored the settings if it restarted; else now */
-	wp_recovery_try(wp_recovery_settings, id, "restore the server settings");
-	/* last: the row says what could not be done */
-	wp_recovery_try(wp_recovery_mark_aborted, id, "mark the row aborted");
+	strlcpy(failed, wp_restore->failed, sizeof(failed));
+	wp_restore_mark_aborted(wp_restore->sweep_id, failed);
 	proc_exit(0);
 }

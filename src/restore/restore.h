@@ -1,34 +1,29 @@
 /*-------------------------------------------------------------------------
  *
  * restore.h
- *		The sweep state file, and the recovery worker that closes a sweep
- *		a crash or a server stop interrupted (recovery.c).
+ *		What an interrupted sweep left, put back from its crash record:
+ *		by the postmaster at start, and by the restore worker (restore.c).
  *
  * IDENTIFICATION
  *	  src/restore/restore.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef WALPRESSURE_RECOVERY_H
-#define WALPRESSURE_RECOVERY_H
+#ifndef WALPRESSURE_RESTORE_H
+#define WALPRESSURE_RESTORE_H
 
 #include "fmgr.h"
 
-#include "system/cgroup.h"
+extern void wp_restore_at_start(void);
+extern void wp_restore_register(void);
+extern void wp_restore_wake(void);
+extern bool wp_restore_pending(int64 *sweep_id);
+extern void wp_restore_check_launch(void);
+PGDLLEXPORT void wp_restore_main(Datum main_arg);
+PGDLLEXPORT void wp_restore_row_main(Datum main_arg);
 
-/* The IOPS limits a sweep's cap replaced, to put back. */
-typedef struct WpCapRecord
-{
-	WpDevice	dev;
-	int64		prev_write_iops;
-	int64		prev_read_iops;
-	char		cgroup[256];	/* the cgroup that holds the cap (state file) */
-} WpCapRecord;
+/* Shared memory (walpressure.c's hooks). */
+extern Size wp_restore_shmem_size(void);
+extern void wp_restore_shmem_init(void *block, bool found);
 
-extern void wp_state_file_write(int64 sweep_id, Oid dboid, const WpCapRecord *cap);
-extern void wp_state_file_remove(void);
-extern bool wp_recovery_pending(int64 *sweep_id);
-extern void wp_recovery_start(void);
-PGDLLEXPORT void wp_recovery_main(Datum main_arg);
-
-#endif							/* WALPRESSURE_RECOVERY_H */
+#endif							/* WALPRESSURE_RESTORE_H */

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * cgroup.c
- *		The disk cap: the device holding pg_wal, the cgroup named by
- *		walpressure.cgroup, its write/read IOPS limits, the server processes
- *		enrolled in it, and the IO counters of the device.
+ *		The disk cap: the cgroup named by walpressure.cgroup, its
+ *		write/read IOPS limits on a device (wal_device.c finds pg_wal's),
+ *		the server processes enrolled in it, and its IO counters.
  *
  * cgroup v1 (blkio: blkio.throttle.{write,read}_iops_device) is driven
  * through libcgroup; v2 (io: io.max, cgroup.procs, io.stat) through its
@@ -12,10 +12,7 @@
  * machine that is not v2.  The server never needs root: root
  * creates the cgroup once and hands it to the postgres user (cgcreate -a
  * postgres:postgres -t postgres:postgres -g blkio:/walpressure); from then
- * on the server sets the limits and moves its own processes.  Throttling
- * acts on a whole disk, so a partition is mapped to its disk; a filesystem
- * without a block device (major 0: tmpfs, overlay, btrfs, NFS) cannot be
- * throttled.
+ * on the server sets the limits and moves its own processes.
  *
  * IDENTIFICATION
  *	  src/system/cgroup.c
@@ -106,14 +103,14 @@ wp_cgroup_mode_name(WpCgroupMode mode)
 	}
 }
 
-static const char *
+const char *
 wp_controller(WpCgroupMode mode)
 {
 	return mode == WP_CG_V2 ? "io" : "blkio";
 }
 
 /* The one cgcreate command that delegates the cgroup to this server's user. */
-static char *
+char *
 wp_cgcreate_hint(WpCgroupMode mode)
 {
 	struct passwd *pw = getpwuid(geteuid());
@@ -129,14 +126,14 @@ wp_cgcreate_hint(WpCgroupMode mode)
 }
 
 /* cgroup v2: the cgroup's directory in the unified hierarchy. */
-static char *
+char *
 wp_cg2_dir(void)
 {
 	return psprintf("%s/%s", wp_cgroup_fs(), wp_cgroup_name);
 }
 
 /* Does the line-or-space separated word list in `path` hold `word`? */
-static bool
+bool
 wp_file_has_word(const char *path, const char *word)
 {
 	FILE	   *f = AllocateFile(path, "r");
@@ -187,7 +184,7 @@ wp_cg2_problem(char **detail, char **hint)
 }
 
 /* cgroup v2: write `text` to the cgroup's file `name`. */
-static void
+void
 wp_cg2_write(const char *name, const char *text)
 {
 	char	   *path = psprintf("%s/%s", wp_cg2_dir(), name);
@@ -287,115 +284,6 @@ wp_cgroup_check(void)
 				 detail ? errdetail("%s", detail) : 0,
 				 hint ? errhint("%s", hint) : 0));
 	return mode;
-}
-
-/*
- * Parse "MAJ:MIN" strictly.
- */
-static bool
-wp_parse_device(const char *s, WpDevice *dev)
-{
-	unsigned	maj;
-	unsigned	min;
-	char		extra;
-
-	if (sscanf(s, "%u:%u%c", &maj, &min, &extra) != 2)
-		return false;
-	dev->major = maj;
-	dev->minor = min;
-	return true;
-}
-
-/*
- * The whole disk of a block device: a partition's parent, found through
- * /sys/dev/block/MAJ:MIN/partition and the parent directory's dev file.
- */
-static WpDevice
-wp_whole_disk(WpDevice dev)
-{
-	char		path[MAXPGPATH];
-	char		real[PATH_MAX];
-	char		line[64];
-	FILE	   *f;
-	WpDevice	disk = dev;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", dev.major, dev.minor);
-	if (access(path, F_OK) != 0)
-		return dev;				/* not a partition */
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", dev.major, dev.minor);
-	if (realpath(path, real) == NULL)
-		return dev;
-	snprintf(path, sizeof(path), "%s/../dev", real);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return dev;
-	if (fgets(line, sizeof(line), f) == NULL)
-		disk = dev;
-	else
-	{
-		pg_strip_crlf(line);
-		if (!wp_parse_device(line, &disk))
-			disk = dev;
-	}
-	fclose(f);
-	return disk;
-}
-
-/*
- * The device to cap: `override` ("MAJ:MIN") if given, else the disk that
- * holds pg_wal.  ERROR when it cannot be throttled.
- */
-WpDevice
-wp_wal_device(const char *override)
-{
-	WpDevice	dev;
-	struct stat st;
-
-	if (override != NULL)
-	{
-		if (!wp_parse_device(override, &dev))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid device \"%s\"", override),
-					 errhint("Give the disk as MAJ:MIN, for example '8:0' (lsblk shows them).")));
-	}
-	else
-	{
-		char	   *wal = psprintf("%s/pg_wal", DataDir);
-
-		if (stat(wal, &st) != 0)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not stat \"%s\": %m", wal)));
-		dev.major = major(st.st_dev);
-		dev.minor = minor(st.st_dev);
-	}
-
-	if (dev.major == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s device %u:%u, which has no block device and cannot be throttled",
-						override ? "the cap cannot apply to" : "pg_wal is on",
-						dev.major, dev.minor),
-				 errdetail("Major number 0 means a file system such as tmpfs, overlay, btrfs or NFS."),
-				 errhint("Pass the disk underneath as device => 'MAJ:MIN' (lsblk shows them).")));
-	return wp_whole_disk(dev);
-}
-
-/*
- * The disk of pg_wal, without an error: false when it has no block device.
- */
-bool
-wp_wal_device_try(WpDevice *dev)
-{
-	struct stat st;
-
-	if (stat(psprintf("%s/pg_wal", DataDir), &st) != 0 || major(st.st_dev) == 0)
-		return false;
-	dev->major = major(st.st_dev);
-	dev->minor = minor(st.st_dev);
-	*dev = wp_whole_disk(*dev);
-	return true;
 }
 
 /*
@@ -544,192 +432,6 @@ wp_cgroup_get_limits(WpCgroupMode mode, WpDevice dev, int64 *write_iops, int64 *
 }
 
 /*
- * Is process `pid` in the cgroup?  From /proc/PID/cgroup.
- */
-static bool
-wp_pid_in_cgroup(WpCgroupMode mode, pid_t pid)
-{
-	char		path[64];
-	char		line[1024];
-	FILE	   *f;
-	bool		found = false;
-	char	   *want = psprintf(":blkio:/%s", wp_cgroup_name);
-
-	/* v2: the cgroup lists its processes */
-	if (mode == WP_CG_V2)
-		return wp_file_has_word(psprintf("%s/cgroup.procs", wp_cg2_dir()),
-								psprintf("%d", (int) pid));
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int) pid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-	{
-		pg_strip_crlf(line);
-		found = strstr(line, want) != NULL &&
-			strcmp(strstr(line, want), want) == 0;
-	}
-	fclose(f);
-	return found;
-}
-
-/*
- * The server's processes: the postmaster and its children.
- */
-List *
-wp_server_pids(void)
-{
-	List	   *pids = list_make1_int(PostmasterPid);
-	DIR		   *proc = AllocateDir("/proc");
-	struct dirent *de;
-
-	while ((de = ReadDir(proc, "/proc")) != NULL)
-	{
-		char		path[64];
-		char		stat[512];
-		FILE	   *f;
-		char	   *close;
-		int			ppid;
-
-		if (!isdigit((unsigned char) de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(stat, sizeof(stat), f) != NULL &&
-			(close = strrchr(stat, ')')) != NULL &&
-			sscanf(close + 2, "%*c %d", &ppid) == 1 && ppid == PostmasterPid)
-			pids = lappend_int(pids, atoi(de->d_name));
-		fclose(f);
-	}
-	FreeDir(proc);
-	return pids;
-}
-
-/*
- * Move every server process into the cgroup (the postmaster first, so the
- * processes it starts from now on are born there).  Returns how many are in.
- */
-/*
- * cgroup v2: move the server's processes by writing their pids to the
- * cgroup's cgroup.procs.  The kernel lets the server's user do that only
- * from a cgroup within the delegated subtree (the hint says to start the
- * server inside it); a refusal for the postmaster is an ERROR.
- */
-static int
-wp_cg2_enroll(void)
-{
-	int			in = 0;
-	ListCell   *lc;
-
-	foreach(lc, wp_server_pids())
-	{
-		pid_t		pid = lfirst_int(lc);
-		MemoryContext cxt = CurrentMemoryContext;
-
-		if (wp_pid_in_cgroup(WP_CG_V2, pid))
-		{
-			in++;
-			continue;
-		}
-		PG_TRY();
-		{
-			wp_cg2_write("cgroup.procs", psprintf("%d\n", (int) pid));
-			in++;
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-
-			if (pid == PostmasterPid)
-			{
-				MemoryContextSwitchTo(cxt);
-				edata = CopyErrorData();
-				FlushErrorState();
-				ereport(ERROR,
-						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("could not move the postmaster (pid %d) into cgroup io:/%s: %s",
-								(int) pid, wp_cgroup_name, edata->message),
-						 errhint("%s", wp_cgcreate_hint(WP_CG_V2))));
-			}
-			/* a child that exited meanwhile */
-			MemoryContextSwitchTo(cxt);
-			FlushErrorState();
-		}
-		PG_END_TRY();
-	}
-	return in;
-}
-
-int
-wp_cgroup_enroll(WpCgroupMode mode)
-{
-	struct cgroup *cg;
-	int			in = 0;
-	ListCell   *lc;
-
-	if (mode == WP_CG_V2)
-		return wp_cg2_enroll();
-	cg = cgroup_new_cgroup(wp_cgroup_name);
-	if (cg == NULL || cgroup_add_controller(cg, wp_controller(mode)) == NULL)
-		elog(ERROR, "libcgroup: out of memory");
-	foreach(lc, wp_server_pids())
-	{
-		pid_t		pid = lfirst_int(lc);
-		int			rc;
-
-		if (wp_pid_in_cgroup(mode, pid))
-		{
-			in++;
-			continue;
-		}
-		rc = cgroup_attach_task_pid(cg, pid);
-		if (rc == 0)
-			in++;
-		else if (pid == PostmasterPid)
-		{
-			cgroup_free(&cg);
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("could not move the postmaster (pid %d) into cgroup %s:/%s: %s",
-							(int) pid, wp_controller(mode), wp_cgroup_name, cgroup_strerror(rc)),
-					 errhint("%s", wp_cgcreate_hint(mode))));
-		}
-		/* else: a child that exited meanwhile */
-	}
-	cgroup_free(&cg);
-	return in;
-}
-
-/*
- * Is this process in the cgroup?
- */
-bool
-wp_cgroup_self_enrolled(WpCgroupMode mode)
-{
-	return wp_pid_in_cgroup(mode, MyProcPid);
-}
-
-/*
- * How many server processes are in the cgroup, of how many.
- */
-void
-wp_cgroup_enrolled(WpCgroupMode mode, int *in, int *total)
-{
-	ListCell   *lc;
-
-	*in = *total = 0;
-	foreach(lc, wp_server_pids())
-	{
-		(*total)++;
-		if (wp_pid_in_cgroup(mode, lfirst_int(lc)))
-			(*in)++;
-	}
-}
-
-/*
  * IOs the cgroup's processes issued to `dev` (cumulative).  False if the
  * cgroup has no counters for it.
  */
@@ -774,34 +476,3 @@ wp_cgroup_ios(WpCgroupMode mode, WpDevice dev, uint64 *reads, uint64 *writes)
 	return found;
 }
 
-/*
- * Reads and writes completed by `dev`, all processes (/proc/diskstats).
- */
-bool
-wp_diskstats_ios(WpDevice dev, uint64 *reads, uint64 *writes)
-{
-	FILE	   *f = fopen("/proc/diskstats", "r");
-	char		line[512];
-	bool		found = false;
-
-	*reads = *writes = 0;
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-	{
-		unsigned	maj;
-		unsigned	min;
-		unsigned long long r;
-		unsigned long long w;
-
-		if (sscanf(line, "%u %u %*s %llu %*u %*u %*u %llu", &maj, &min, &r, &w) == 4 &&
-			maj == dev.major && min == dev.minor)
-		{
-			*reads = r;
-			*writes = w;
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
-}

@@ -35,6 +35,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "system/standby_link.h"
 #include "system/walsenders.h"
 
 #define WP_STANDBY_TIMEOUT_MS	3000

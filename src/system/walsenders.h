@@ -44,17 +44,7 @@ typedef struct WpStandbyFig
 	int			pid;			/* its walsender's, to follow it */
 } WpStandbyFig;
 
-/* The standby's side over a window, from standby_conninfo; < 0: unknown. */
-typedef struct WpStandbySide
-{
-	double		wal_mb_per_s;	/* received and flushed */
-	double		wal_writes_per_s;
-	double		wal_fsyncs_per_s;
-	double		write_iops;
-	const char *source;			/* "walpressure", "pg_stat_wal", "pg_stat_io" */
-} WpStandbySide;
 
-/* replication.c */
 extern bool wp_level_waits(const char *synchronous_commit);
 extern const char *wp_default_sync_commit(void);
 extern void wp_repl_coordinator_begin(void);
@@ -68,13 +58,5 @@ extern int	wp_syncrep_waiting(void);
 extern bool wp_syncrep_possible(void);
 extern int	wp_standbys_able(const SyncRepConfigData *cfg, bool by_name, bool stale_matters,
 							 StringInfo seen);
-
-/* standby.c */
-extern char *wp_conninfo_problem(const char *conninfo);
-extern bool wp_standby_reached(const char *conninfo, bool *in_recovery, char **err);
-extern void *wp_standby_window_begin(const char *conninfo);
-extern void wp_standby_window_end(void *begin, double seconds, WpStandbySide *side);
-extern void wp_standby_disconnect(void);
-extern char *wp_conninfo_redacted(const char *conninfo);
 
 #endif							/* WALPRESSURE_REPLICATION_H */

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(35);
+SELECT plan(36);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -26,6 +26,8 @@ SELECT ok(NOT EXISTS (SELECT FROM pg_class c, aclexplode(c.relacl) a
 SELECT table_privs_are('walpressure', 'sweeper_grants', 'pg_monitor', ARRAY[]::text[]);
 SELECT function_privs_are('walpressure', '_grant_sweeper', ARRAY['regrole', 'text', 'regclass[]'], 'public',
                           ARRAY[]::text[]);
+-- the auto-repeat rule the coordinator asks: not PUBLIC's
+SELECT function_privs_are('walpressure', '_rounds_decided', ARRAY['bigint'], 'public', ARRAY[]::text[]);
 
 SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
                           format('PUBLIC cannot call %s', f))

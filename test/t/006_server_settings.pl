@@ -49,7 +49,7 @@ sub unchanged
 	# what a new session sees: every server process has the settings back
 	is($node->safe_psql('postgres', $settings_query), $settings_before, "$what: pg_settings as before");
 	is(slurp_file($autoconf), $file_before, "$what: postgresql.auto.conf identical, byte for byte");
-	ok(!-e "$pgdata/walpressure.settings", "$what: no restore record left");
+	ok(!-e "$pgdata/walpressure.settings" && !-e "$pgdata/walpressure.sweep", "$what: no restore record left");
 	ok(!-e "$pgdata/walpressure.auto.conf.orig", "$what: no copy of postgresql.auto.conf left");
 	ok(!-e "$pgdata/walpressure.needs_sync", "$what: no data directory sync pending");
 }
@@ -205,7 +205,8 @@ SELECT walpressure.run_sweep('fsync', ARRAY['off', 'on'], engine => 'backend', c
                              accept_data_loss => true)});
 $node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress})
   or die;
-ok(-e "$pgdata/walpressure.needs_sync", 'during the fsync = off step a data directory sync is pending');
+like(slurp_file("$pgdata/walpressure.sweep"), qr/^needs_sync$/m,
+	'during the fsync = off step a data directory sync is pending (the crash record says so)');
 my $sync_offset = -s $node->logfile;
 $node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress})
   or die;

@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ *
+ * rows.h
+ *		How the coordinator writes rows (rows.c).
+ *
+ * IDENTIFICATION
+ *	  src/coordinator/rows.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef WALPRESSURE_ROWS_H
+#define WALPRESSURE_ROWS_H
+
+#define WP_MAX_COLS 96
+
+typedef struct WpRow
+{
+	int			n;
+	const char *names[WP_MAX_COLS];
+	Oid			types[WP_MAX_COLS];
+	Datum		values[WP_MAX_COLS];
+	char		nulls[WP_MAX_COLS];
+} WpRow;
+
+extern void wp_xact_begin(void);
+extern void wp_xact_end(void);
+extern void wp_owner_begin(void);
+extern void wp_owner_end(void);
+extern Oid	wp_owner_caller(void);
+extern void wp_col(WpRow *row, const char *name, Oid type, Datum value, bool isnull);
+extern void wp_col_fig(WpRow *row, const char *name, double v);
+extern void wp_row_insert(WpRow *row, const char *table, const char *returning);
+extern void wp_rows_read_schema(void);
+extern bool wp_schema_has(int version);
+
+#endif							/* WALPRESSURE_ROWS_H */
