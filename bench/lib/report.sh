@@ -52,11 +52,13 @@ wb_csv_sql_add() {
 
 # wb_csv_sweeps IDS: the sweeps' rows as they are in the database, for
 # every reading to be recomputed: sweeps.csv, steps.csv (every step, the
-# discarded ones too), results.csv (walpressure.results), for the sweep ids
-# IDS (a comma-separated list).
+# discarded ones too, and wal_lsn_bytes: the WAL between wal_lsn_start and
+# wal_lsn_end), results.csv (walpressure.results), for the sweep ids IDS (a
+# comma-separated list).
 wb_csv_sweeps() {
 	wb_csv_sql sweeps "SELECT * FROM walpressure.sweeps WHERE sweep_id IN ($1) ORDER BY sweep_id"
-	wb_csv_sql steps "SELECT * FROM walpressure.steps WHERE sweep_id IN ($1) ORDER BY sweep_id, step"
+	wb_csv_sql steps "SELECT *, pg_wal_lsn_diff(wal_lsn_end, wal_lsn_start) AS wal_lsn_bytes
+	                  FROM walpressure.steps WHERE sweep_id IN ($1) ORDER BY sweep_id, step"
 	wb_csv_sql results "SELECT * FROM walpressure.results WHERE sweep_id IN ($1) ORDER BY sweep_id, value_pos"
 }
 

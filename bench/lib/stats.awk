@@ -94,7 +94,7 @@ function mean(x, n,    i, s) {
 	return s / n
 }
 
-function sd(x, n,    i, m, s) {
+function stddev(x, n,    i, m, s) {
 	if (n < 2) return ""
 	m = mean(x, n)
 	for (i = 1; i <= n; i++) s += (x[i] - m) ^ 2
@@ -132,7 +132,7 @@ function t975(df,    t) {
 # the half width of the 95% t interval of the mean of x[1..n] ("" below 2)
 function ci_half(x, n) {
 	if (n < 2) return ""
-	return t975(n - 1) * sd(x, n) / sqrt(n)
+	return t975(n - 1) * stddev(x, n) / sqrt(n)
 }
 
 # The mean of x[1..n] and its 95% t interval: S["n"], S["mean"], S["lo"],
@@ -208,3 +208,29 @@ function pct(a, b) {
 }
 
 function abs(x) { return x < 0 ? -x : x }
+
+# x, or "-" when it is empty (a NULL, a figure not measured)
+function or_dash(x) { return (x == "") ? "-" : x }
+
+# --- run_sweep's steps (steps.csv, as wb_csv_sweeps writes it)
+
+# In a rule over steps.csv: keep the figure fig (a column: tps, rows_per_s,
+# latency_p99_ms, ...) of the current step if it counts (not discarded).
+function steps_row(fig) {
+	if (col("discarded") == "" && col(fig) != "")
+		STEP_[fig, col("sweep_id"), col("value_pos"), col("repeat")] = num(fig)
+}
+
+# The paired ratio (see paired) of value_pos p against value_pos b in sweep
+# s, figure fig, per repeat: run_sweep interleaves the values in each
+# repeat, so a repeat is a round.
+function sweep_paired(fig, s, p, b, R,    k, x, a, c) {
+	for (k in STEP_) {
+		split(k, x, SUBSEP)
+		if (x[1] == fig && x[2] == s) {
+			if (x[3] == p) a[x[4]] = STEP_[k]
+			if (x[3] == b) c[x[4]] = STEP_[k]
+		}
+	}
+	return paired(a, c, R)
+}
