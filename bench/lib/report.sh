@@ -66,6 +66,10 @@ wb_csv_sweeps() {
 # the results directory, the CSV ones after the provenance; the text shown.
 wb_publish() {
 	local f t n dest
+	# a smoke run's figures never go over the results, even written again by --report
+	if grep -q '^# SMOKE RUN' "$WB_STAGE/provenance.txt" && [ -z "${WP_BENCH_RESULTS:-}" ]; then
+		WB_RESULTS=$WB_TMP/walpressure-bench-quick
+	fi
 	install -d "$WB_RESULTS"
 	cp "$WB_REPORT" "$WB_RESULTS/$WB_OUT.txt"
 	n=$(find "$WB_STAGE" -maxdepth 1 -name '*.csv' | wc -l)
@@ -83,4 +87,21 @@ wb_publish() {
 	done
 	cat "$WB_REPORT"
 	echo "written to $WB_RESULTS/$WB_OUT.txt and $n CSV table(s) beside it"
+}
+
+# wb_keep NAME...: keep these variables' values beside this run's figures;
+# wb_kept: set them again, in a run that writes the report from the last
+# run's figures (a script's --report), so that its text names that run's
+# settings, not the defaults.
+wb_keep() {
+	local v
+	for v in "$@"; do
+		printf '%s=%q\n' "$v" "${!v}"
+	done >>"$WB_STAGE/kept.sh"
+}
+
+wb_kept() {
+	[ -f "$WB_STAGE/kept.sh" ] || wp_die "no figures of an earlier run in $dir (run bench/$WB_NAME first)"
+	# shellcheck disable=SC1091
+	. "$WB_STAGE/kept.sh"
 }

@@ -9,7 +9,7 @@
 #   row() && col("value") == "0" { x[col("round")] = num("tps") }
 #
 # row() is false on comment and header lines and reads the header of each
-# file; col(NAME) is the field of that column in the current row (a string,
+# file (a rule may call it again on the same line); col(NAME) is the field of that column in the current row (a string,
 # "" when empty), num(NAME) the same as a number.  The files read may differ
 # in their columns.
 
@@ -39,9 +39,11 @@ function csv_split(s, f,    n, i, c, q, fld) {
 function row(   n, i) {
 	if ($0 ~ /^#/ || $0 == "")
 		return 0
+	if ((FILENAME in HEADER_) && FNR == HEADER_[FILENAME])
+		return 0
 	n = csv_split($0, ROW_)
 	if (!(FILENAME in HEADER_)) {
-		HEADER_[FILENAME] = n
+		HEADER_[FILENAME] = FNR
 		for (i = 1; i <= n; i++)
 			COL_[FILENAME, ROW_[i]] = i
 		return 0
