@@ -44,8 +44,10 @@ function row(   n, i) {
 	n = csv_split($0, ROW_)
 	if (!(FILENAME in HEADER_)) {
 		HEADER_[FILENAME] = FNR
-		for (i = 1; i <= n; i++)
+		for (i = 1; i <= n; i++) {
 			COL_[FILENAME, ROW_[i]] = i
+			NAME_[FILENAME, i] = ROW_[i]
+		}
 		return 0
 	}
 	return 1
@@ -88,6 +90,12 @@ function quantile(x, n, p,    y, i) {
 	i = int(p * n + 0.999999)
 	if (i < 1) i = 1
 	return y[i]
+}
+
+# the median of x[key, 1..n] (a sample kept per key in one array)
+function median_at(x, key, n,    y, i) {
+	for (i = 1; i <= n; i++) y[i] = x[key, i]
+	return median(y, n)
 }
 
 function mean(x, n,    i, s) {
