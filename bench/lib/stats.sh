@@ -2,7 +2,7 @@
 # bench/lib/stats.awk.  Sourced by bench/lib/bench.sh.
 
 # wb_awk [-v NAME=VALUE ...] PROGRAM [FILE...]: awk with stats.awk's
-# functions (row, col, num, median, mean, sd, t975, summary, paired, iv, ...)
+# functions (row, col, num, median, mean, stddev, t975, summary, paired, iv, ...)
 # loaded before PROGRAM.
 wb_awk() {
 	local vars=() prog
