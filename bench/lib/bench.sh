@@ -1,9 +1,9 @@
 # bench/lib/bench.sh: what every bench script shares.  A script starts with
 #
-#   . "$(dirname "$0")/lib/bench.sh"
-#   wb_init NAME PORT "$@"
+#   . "$(dirname "$0")/lib/bench.sh" NAME PORT "$@"
 #
-# and is then run as root: bash bench/NAME [arguments].  The functions live by
+# (set -euo pipefail, then wb_init NAME PORT "$@") and is then run as root:
+# bash bench/NAME [arguments].  The functions live by
 # concern in the files sourced below; bench/lib/README.md lists them and the
 # settings.  Everything here runs as root; the servers run as postgres.
 #
@@ -23,6 +23,7 @@
 #   WP_BENCH_RESULTS     where results are written (default bench/results;
 #                        with WP_BENCH_QUICK=1, $WP_BENCH_TMP/walpressure-bench-quick)
 
+set -euo pipefail
 WB_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WB_TOP=$(cd "$WB_LIB/../.." && pwd)
 # PG_CONFIG as the caller gave it: test/setup.sh's wp_install_deps picks 15's
@@ -43,11 +44,15 @@ WB_PG_CONFIG_GIVEN=${PG_CONFIG:-}
 
 # wb_init NAME PORT ARGS...: the bench's name, its cluster's directory ($dir,
 # $data) and port, its command line as run, its results' paths, and the exit
-# handler that undoes what the lib set up.
+# handler that undoes what the lib set up.  WB_REPORT_ONLY=1 when ARGS start
+# with --report (a script that has one then shifts it off its own arguments:
+# [ "$WB_REPORT_ONLY" = 1 ] && shift).
 wb_init() {
 	WB_NAME=$1
 	port=$2
 	shift 2
+	WB_REPORT_ONLY=0
+	[ "${1:-}" = --report ] && WB_REPORT_ONLY=1
 	top=$WB_TOP
 	WB_QUICK=${WP_BENCH_QUICK:-0}
 	WB_TMP=${WP_BENCH_TMP:-/tmp}
@@ -140,3 +145,8 @@ wb_build() {
 		WB_BUILT="built from this tree and installed by this run"
 	fi
 }
+
+# sourced with arguments (the script's first line): set up the bench at once
+if [ $# -ge 2 ]; then
+	wb_init "$@"
+fi

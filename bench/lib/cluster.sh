@@ -2,11 +2,11 @@
 # $dir, $port), run as postgres; the IOPS cap and the cgroups.  Sourced by
 # bench/lib/bench.sh.
 
-# wb_cluster_new: a fresh cluster in $data (after stopping the bench's own
-# if it runs) with walpressure preloaded, the throwaway settings of
-# test/setup.sh and walpressure.cgroup = the cap's group; the script appends
-# its own settings with wb_conf, then calls wb_start.  The server is stopped
-# at exit.
+# wb_cluster_new ['NAME = VALUE'...]: a fresh cluster in $data (after
+# stopping the bench's own if it runs) with walpressure preloaded, the
+# throwaway settings of test/setup.sh, walpressure.cgroup = the cap's group
+# and the settings given; the script may append more with wb_conf, then
+# calls wb_start (or wb_up).  The server is stopped at exit.
 wb_cluster_new() {
 	wb_stop
 	rm -rf "$dir"
@@ -15,6 +15,7 @@ wb_cluster_new() {
 	wp_as_postgres initdb -D "$data" -A trust --no-sync >/dev/null
 	wp_cluster_conf "$data" "$dir" "$port"
 	echo "walpressure.cgroup = '$WB_CGROUP'" >>"$data/postgresql.conf"
+	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$data/postgresql.conf"
 	wb_at_exit 'wb_uncap_quiet; wb_stop'
 }
 
@@ -72,6 +73,14 @@ wb_create_extension() {
 	for e in "$@"; do
 		q -c "CREATE EXTENSION $e"
 	done
+}
+
+# wb_up [OTHER...]: the cluster started, walpressure created (and the other
+# extensions named), the provenance read: where most benches begin.
+wb_up() {
+	wb_start
+	wb_create_extension "$@"
+	wb_provenance
 }
 
 # wb_pgbench_init SCALE [prewarm]: pgbench's tables at SCALE
