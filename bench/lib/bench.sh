@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib/bench.sh: what every bench script shares.  A script starts with
 #
 #   . "$(dirname "$0")/lib/bench.sh" NAME PORT "$@"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib/cluster.sh: the bench's throwaway cluster ($data, socket in
 # $dir, $port), run as postgres; the IOPS cap and the cgroups.  Sourced by
 # bench/lib/bench.sh.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib/hand.sh: pgbench by hand as a run_sweep step, in interleaved
 # rounds; run_sweep itself; the engine's workload scripts.  Sourced by
 # bench/lib/bench.sh.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib/provenance.sh: the provenance every results file starts with,
 # each line read from what ran, never assumed.  Sourced by bench/lib/bench.sh.
 

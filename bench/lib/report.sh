@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib/report.sh: the figures as CSV tables, the text results, and
 # both written to the results directory.  Sourced by bench/lib/bench.sh.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib/stats.sh: the shell's way to the statistics of
 # bench/lib/stats.awk.  Sourced by bench/lib/bench.sh.
 
