@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# bench/lib/provenance.sh: the provenance every results file starts with,
+# each line read from what ran, never assumed.  Sourced by bench/lib/bench.sh.
+
+# wb_provenance: read what this run runs on, while the bench cluster runs
+# (after wb_create_extension where the bench uses walpressure), into
+# $WB_STAGE/provenance.txt: walpressure's version (the cluster's extension,
+# the installed control file, this tree's walpressure.control, whether this
+# run built it), the git commit and whether the tree was dirty, PostgreSQL's
+# server_version, the date the run began, the machine (CPUs, memory,
+# kernel, the device under pg_wal), the command line.
+wb_provenance() {
+	local tree ext avail preload server gitl head branch dirty wal src fstype rota cpus model mem capg
+	tree=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$WB_TOP/walpressure.control")
+	ext=$(q -c "SELECT extversion FROM pg_extension WHERE extname = 'walpressure'")
+	avail=$(q -c "SELECT default_version FROM pg_available_extensions WHERE name = 'walpressure'")
+	preload=$(q -c 'SHOW shared_preload_libraries')
+	server=$(q -c 'SHOW server_version')
+	if head=$(git -C "$WB_TOP" rev-parse HEAD 2>/dev/null); then
+		branch=$(git -C "$WB_TOP" rev-parse --abbrev-ref HEAD)
+		dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }')
+		if [ -z "$dirty" ]; then
+			gitl="commit $head ($branch), tree clean"
+		else
+			gitl="commit $head ($branch), tree DIRTY: $(wc -l <<<"$dirty") file(s) differ from it (git status):"
+			gitl="$gitl $(head -n 5 <<<"$dirty" | paste -sd ' ' -)"
+			[ "$(wc -l <<<"$dirty")" -gt 5 ] && gitl="$gitl ..."
+		fi
+	else
+		gitl="not a git checkout: no commit to name"
+	fi
+	read -r src fstype <<<"$(findmnt -no SOURCE,FSTYPE -T "$data/pg_wal")"
+	rota=$(lsblk -ndo ROTA "$src" 2>/dev/null | tr -d ' ')
+	case $rota in 0) rota=", not rotational" ;; 1) rota=", rotational" ;; *) rota="" ;; esac
+	wal="$src ($fstype$rota)"
+	cpus=$(nproc)
+	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	mem=$(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)
+	capg=""
+	[ -n "${WB_CG_CONTROLLER:-}" ] && capg="; the cap in cgroup $WB_CG_CONTROLLER:/$WB_CGROUP"
+	{
+		if [ -n "$ext" ]; then
+			echo "# walpressure: $ext (the extension in the bench's cluster); installed control file $avail, this tree's walpressure.control $tree; $WB_BUILT; shared_preload_libraries '$preload'"
+		else
+			echo "# walpressure: not created in the bench's cluster; installed control file ${avail:-none}, this tree's walpressure.control $tree; $WB_BUILT; shared_preload_libraries '$preload'"
+		fi
+		echo "# git: $gitl"
+		echo "# PostgreSQL: $server (server_version of the bench's cluster)"
+		echo "# date: $(date -u -d "@$WB_STARTED" '+%Y-%m-%d %H:%M UTC') (the run began)"
+		echo "# machine: $cpus CPUs (${model:-model unknown}), $mem of memory, kernel $(uname -r), pg_wal on $wal$capg"
+		echo "# command: $WB_CMD"
+		[ "$WB_QUICK" = 1 ] && echo "# SMOKE RUN (WP_BENCH_QUICK=1): durations, rounds and data shrunk to prove the script runs; not results"
+	} >"$WB_STAGE/provenance.txt"
+	return 0
+}
+
+# wb_header TITLE: the first lines of the text results: the title, the
+# provenance, the time the run took.  With WB_REPORT_ONLY=1 (a script's
+# --report, which writes the results again from the last run's figures),
+# also the command that did.
+wb_header() {
+	echo "# $1"
+	cat "$WB_STAGE/provenance.txt"
+	if [ "${WB_REPORT_ONLY:-0}" = 1 ]; then
+		cat "$WB_STAGE/took.txt"
+		echo "# report written again from that run's figures by: $WB_CMD, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	else
+		local took=$(($(date +%s) - WB_STARTED))
+		echo "# took: $((took / 60)) min $((took % 60)) s" | tee "$WB_STAGE/took.txt"
+	fi
+}
