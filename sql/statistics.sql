@@ -131,7 +131,7 @@ SELECT (SELECT string_agg(m[1], ' ') FROM regexp_matches(walpressure.plot(1001),
        (SELECT string_agg(m[1], ' ') FROM regexp_matches(walpressure.plot(1001),
             '<text x="[0-9.]+" y="[0-9.]+" text-anchor="end" fill="#1f5fa8">([0-9.]+)</text>', 'g') AS m) AS tps_ticks,
        walpressure.plot(1001) LIKE '%>cap 1000</text>%' AS cap_in_legend,
-       walpressure.plot(1001) LIKE '%best 500: 2.00x%' AS best_in_legend,
+       walpressure.plot(1001) LIKE '%best 500: 2.01x%' AS best_in_legend,
        walpressure.plot(1001) !~ '="-?[0-9]+\.[0-9]{2,}"' AS coordinates_rounded;
 
 -- a sweep exported and imported again (as from another server): the same
@@ -233,9 +233,8 @@ SELECT count(*) AS imported_statements FROM walpressure.step_statements WHERE sw
 
 -- sweep 1008: fpi_bytes_pct is the images' share of the WAL they were read
 -- from (wal_lsn_start to wal_lsn_end: 45%), not of pg_stat_wal's bytes,
--- which lag (30%); a baseline whose interval reaches below 0 bounds no
--- speedup from above (NULL, "unbounded" in best's answer), and no bound is
--- below 0
+-- which lag (30%); a baseline whose rounds vary twentyfold: the paired
+-- ratio's interval is wide and decides nothing
 INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
                                 prewarm, run_by, database, steps_total, steps_done, status)
 VALUES (1008, 'max_wal_size', '{64MB,1GB}', 4, '10 s', 'tpcb-like', '2 s', 3, false,
@@ -251,10 +250,123 @@ SELECT value, tps, tps_ci_low, speedup, speedup_ci_low, speedup_ci_high, verdict
 FROM walpressure.results WHERE sweep_id = 1008;
 SELECT answer FROM walpressure.best WHERE sweep_id = 1008;
 
+-- The decision (03_decision.sql): paired by round, tested as it says.
+-- sweep 1101: the value is a steady 1.05x the baseline in every round while
+-- the rounds drift 2x: paired, 1.05x with a narrow interval, faster; the
+-- same figures unpaired (as two intervals would see them) decide nothing
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus)
+VALUES (1101, 'commit_delay', '{0,1000}', 10, '30 s', 'simple-update', '2 s', 8, true,
+        current_user, current_database(), 16, 16, 'done', '0', 1, 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, latency_p99_ms, commits,
+                               leaders, server_seconds)
+SELECT 1101, (rep - 1) * 2 + pos, value, pos, rep, 10, 0, '2026-11-21', 30, tps * 30, 0, tps, 10, tps * 30,
+       tps * 30, 30.1
+FROM (VALUES (1, 1000), (2, 2000), (3, 1500), (4, 800), (5, 1900), (6, 1100), (7, 1600), (8, 1000)) AS d(rep, drift),
+     LATERAL (VALUES ('0', 1, drift), ('1000', 2, drift * 1.05 * (1 + 0.002 * ((rep % 3) - 1)))) AS v(value, pos, tps);
+SELECT value, speedup, speedup_ci_low, speedup_ci_high, verdict, paired_rounds, verdict_detail
+FROM walpressure.results WHERE sweep_id = 1101;
+SELECT verdict, round(ci_low::numeric, 2) AS unpaired_low, round(ci_high::numeric, 2) AS unpaired_high
+FROM walpressure._decide((SELECT array_agg(tps ORDER BY repeat) FROM walpressure.steps WHERE sweep_id = 1101 AND value_pos = 2),
+                         (SELECT array_agg(tps ORDER BY repeat) FROM walpressure.steps WHERE sweep_id = 1101 AND value_pos = 1),
+                         false, true, 2);
+
+-- sweep 1102: two values that cannot differ (A/A), within 0.3% in every
+-- round: the same within the margin, and repeats => 'auto' would stop; a
+-- margin of 0.1% leaves it undecided
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus)
+VALUES (1102, 'commit_siblings', '{5,6}', 10, '30 s', 'simple-update', '2 s', 6, true,
+        current_user, current_database(), 12, 12, 'done', '5', 1, 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, latency_p99_ms, commits,
+                               leaders, server_seconds)
+SELECT 1102, (rep - 1) * 2 + pos, value, pos, rep, 10, 0, '2026-11-21', 30, tps * 30, 0, tps, 10, tps * 30,
+       tps * 30, 30.1
+FROM generate_series(1, 6) AS rep,
+     LATERAL (VALUES ('5', 1, 1000 + 50 * rep), ('6', 2, (1000 + 50 * rep) * (1 + 0.003 * ((rep % 3) - 1)))) AS v(value, pos, tps);
+SELECT value, speedup, speedup_ci_low, speedup_ci_high, verdict, verdict_detail
+FROM walpressure.results WHERE sweep_id = 1102;
+SELECT walpressure._rounds_decided(1102);
+SET walpressure.equivalence_margin = 0.1;
+SELECT value, verdict, rounds_needed FROM walpressure.results WHERE sweep_id = 1102 AND value_pos = 2;
+RESET walpressure.equivalence_margin;
+\x on
+SELECT value, verdict, apply, answer, diagnoses, ties FROM walpressure.best WHERE sweep_id = 1102;
+\x off
+
+-- sweep 1103: 1000 and 2000 both beat 0, and cannot be told from each
+-- other; 2000 has the lower p99: the answer names both and takes 2000;
+-- repeats => 'auto' would go on (the top is not decided)
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus)
+VALUES (1103, 'commit_delay', '{0,1000,2000}', 10, '30 s', 'simple-update', '2 s', 4, true,
+        current_user, current_database(), 12, 12, 'done', '0', 1, 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, latency_p99_ms, commits,
+                               leaders, server_seconds)
+SELECT 1103, (rep - 1) * 3 + pos, value, pos, rep, 10, 0, '2026-11-21', 30, tps * 30, 0, tps, p99, tps * 30,
+       tps * 30, 30.1
+FROM (VALUES (1, 1000, 2580, 2300), (2, 1010, 2620, 2900), (3, 990, 2540, 2500), (4, 1000, 2600, 2700))
+         AS d(rep, t0, t1, t2),
+     LATERAL (VALUES ('0', 1, t0, 30.0), ('1000', 2, t1, 30.0), ('2000', 3, t2, 8.1)) AS v(value, pos, tps, p99);
+SELECT value, tps, speedup, verdict, latency_p99_ms, latency_p99_ratio, latency_p99_verdict
+FROM walpressure.results WHERE sweep_id = 1103;
+SELECT * FROM walpressure._ties(1103) ORDER BY value_pos;
+SELECT walpressure._rounds_decided(1103) AS goes_on, walpressure._rounds_decided(1001) AS stops;
+\x on
+SELECT value, gain, verdict, apply, answer, ties FROM walpressure.best WHERE sweep_id = 1103;
+\x off
+
+-- sweeps 1104, 1105: values that can lose data are never applied
+-- server-wide: synchronous_commit = off per transaction, fsync = off not at
+-- all
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus, accept_data_loss)
+VALUES (1104, 'synchronous_commit', '{on,off}', 10, '30 s', 'simple-update', '2 s', 3, true,
+        current_user, current_database(), 6, 6, 'done', 'on', 1, 2, true),
+       (1105, 'fsync', '{on,off}', 10, '30 s', 'simple-update', '2 s', 3, true,
+        current_user, current_database(), 6, 6, 'done', 'on', 1, 2, true);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               server_seconds, data_loss)
+SELECT sweep, (rep - 1) * 2 + pos, value, pos, rep, 10, 0, '2026-11-21', 30, tps * 30, 0, tps, tps * 30,
+       tps * 30, 30.1, CASE WHEN value = 'off' THEN setting || '=off' END
+FROM (VALUES (1104, 'synchronous_commit'), (1105, 'fsync')) AS w(sweep, setting),
+     generate_series(1, 3) AS rep,
+     LATERAL (VALUES ('on', 1, 1000 + rep), ('off', 2, 8000 + 10 * rep)) AS v(value, pos, tps);
+\x on
+SELECT sweep_id, value, verdict, apply, answer FROM walpressure.best WHERE sweep_id IN (1104, 1105);
+\x off
+
+-- sweep 1106: one round has no interval: undecided, and best says why
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, warmup, repeats,
+                                prewarm, run_by, database, steps_total, steps_done, status,
+                                current_value, current_pos, cpus)
+VALUES (1106, 'commit_delay', '{0,1000}', 10, '30 s', 'simple-update', '2 s', 1, true,
+        current_user, current_database(), 2, 2, 'done', '0', 1, 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders, server_seconds)
+VALUES (1106, 1, '0', 1, 1, 10, 0, '2026-11-21', 30, 30000, 0, 1000, 30000, 30000, 30.1),
+       (1106, 2, '1000', 2, 1, 10, 0, '2026-11-21', 30, 60000, 0, 2000, 60000, 60000, 30.1);
+SELECT value, speedup, verdict, verdict_detail FROM walpressure.results WHERE sweep_id = 1106;
+SELECT answer, diagnoses FROM walpressure.best WHERE sweep_id = 1106;
+
+-- the rule itself: latency reads lower / higher; no common round; the
+-- rounds that would decide
+SELECT verdict, detail FROM walpressure._decide('{10,11,10.5}', '{20,21,20.5}', true, false, 2);
+SELECT verdict, detail FROM walpressure._decide('{10,11}', '{NULL,NULL}', true, true, 2);
+SELECT verdict, rounds_needed, detail FROM walpressure._decide('{103,98,104}', '{100,100,100}', true, true, 2);
+
 -- cleaning up: delete_sweeps takes the ended sweeps older than its interval
 SELECT walpressure.delete_sweeps('1000 years');
 SELECT walpressure.delete_sweeps('1 microsecond') >= 8 AS deleted;
 -- an age that is not positive would mean every sweep: refused
 SELECT walpressure.delete_sweeps('-1 day');
 SELECT walpressure.delete_sweeps('0 s');
-SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1007;
+SELECT count(*) FROM walpressure.sweeps WHERE sweep_id BETWEEN 1001 AND 1106;

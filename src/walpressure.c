@@ -111,9 +111,13 @@ wp_check_cgroup_name(char **newval, void **extra, GucSource source)
 	return true;
 }
 
+/* walpressure.equivalence_margin: read in SQL through current_setting() */
+static double wp_equivalence_margin = 2.0;
+
 /*
  * Module load callback.
  */
+
 void
 _PG_init(void)
 {
@@ -136,6 +140,18 @@ _PG_init(void)
 							   PGC_SIGHUP,
 							   0,
 							   wp_check_cgroup_name, NULL, NULL);
+
+	/* read by the SQL of the decision (sql/objects/03_decision.sql) */
+	DefineCustomRealVariable("walpressure.equivalence_margin",
+							 "Two values whose tps ratio's 95% interval lies within this many percent of 1 read the same (equivalent).",
+							 "The margin of the equivalence verdict of results, best, report, compare and repeats => 'auto'.",
+							 &wp_equivalence_margin,
+							 2.0,
+							 0.1,
+							 50.0,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 
 	if (!process_shared_preload_libraries_in_progress)
 		return;

@@ -1,18 +1,3 @@
--- The 97.5% quantile of Student's t with df degrees of freedom: the factor of
--- a 95% confidence interval of a mean.  Exact to three decimals up to 30,
--- then the Cornish-Fisher expansion (error under 0.001).
-CREATE OR REPLACE FUNCTION _t975(df float8)
-RETURNS float8
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-RETURN CASE
-    WHEN df < 1 THEN NULL
-    WHEN df <= 30 THEN (ARRAY[12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                              2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                              2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042])[floor(df)::int]
-    ELSE 1.959964 + 2.37224 / df + 2.82217 / (df * df)
-END;
-
 CREATE OR REPLACE VIEW results AS
 WITH seconds AS (
     -- each step's per-second samples
@@ -80,21 +65,16 @@ WITH seconds AS (
     FROM sweeps w
     WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
       AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
-), stats AS (
-    -- the sample behind each interval: the repeats' means when there are
-    -- two or more, else the single step's seconds
-    SELECT v.*,
-           CASE WHEN v.repeats >= 2 THEN 'repeats' WHEN v.seconds_n >= 2 THEN 'seconds' END AS ci_basis,
-           CASE WHEN v.repeats >= 2 THEN v.tps_sd_repeats ELSE v.tps_sd_seconds END AS tps_sd,
-           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.seconds_n END AS tps_n,
-           CASE WHEN v.repeats >= 2 THEN v.p99_sd_repeats ELSE v.p99_sd_seconds END AS p99_sd,
-           CASE WHEN v.repeats >= 2 THEN v.repeats ELSE v.p99_seconds_n END AS p99_n
-    FROM per_value v
 ), ci AS (
-    SELECT s.*,
-           walpressure._t975(s.tps_n - 1) * s.tps_sd / sqrt(s.tps_n) AS tps_half,
-           walpressure._t975(s.p99_n - 1) * s.p99_sd / sqrt(s.p99_n) AS p99_half
-    FROM stats s
+    -- a value's own interval: from its rounds (the repeats' means), none
+    -- from one round (the seconds of one window leave out how runs differ)
+    SELECT v.*,
+           CASE WHEN v.repeats >= 2 THEN 'rounds' END AS ci_basis,
+           v.tps_sd_repeats AS tps_sd,
+           v.p99_sd_repeats AS p99_sd,
+           walpressure._t975(v.repeats - 1) * v.tps_sd_repeats / sqrt(v.repeats) AS tps_half,
+           walpressure._t975(v.repeats - 1) * v.p99_sd_repeats / sqrt(v.repeats) AS p99_half
+    FROM per_value v
 )
 SELECT s.sweep_id,
        s.label,
@@ -130,19 +110,15 @@ SELECT s.sweep_id,
        round(v.checkpoint_write_s::numeric, 1) AS checkpoint_write_s,
        round(v.checkpoint_sync_s::numeric, 1) AS checkpoint_sync_s,
        v.retries,
-       round((v.tps / nullif(b.tps, 0))::numeric, 2) AS speedup,
-       -- a bound below 0 is 0; a baseline interval reaching 0 leaves no upper bound (NULL)
-       round((greatest(v.tps - v.tps_half, 0) / nullif(b.tps + b.tps_half, 0))::numeric, 2) AS speedup_ci_low,
-       round(((v.tps + v.tps_half) / CASE WHEN b.tps - b.tps_half > 0 THEN b.tps - b.tps_half END)::numeric, 2)
-           AS speedup_ci_high,
+       CASE WHEN a.value_pos = coalesce(s.current_pos, 1) AND v.sweep_id IS NOT NULL THEN 1.000
+            ELSE et.ratio END AS speedup,
+       et.ratio_ci_low AS speedup_ci_low,
+       et.ratio_ci_high AS speedup_ci_high,
        CASE WHEN a.value_pos = 0 THEN 'not measured'
             WHEN v.sweep_id IS NULL THEN 'discarded'
             WHEN a.value_pos = coalesce(s.current_pos, 1) THEN 'baseline'
             WHEN b.sweep_id IS NULL THEN 'no baseline'
-            WHEN v.tps_half IS NULL OR b.tps_half IS NULL THEN 'no interval'
-            WHEN v.tps - v.tps_half > b.tps + b.tps_half THEN 'faster'
-            WHEN v.tps + v.tps_half < b.tps - b.tps_half THEN 'slower'
-            ELSE 'within noise'
+            ELSE coalesce(et.verdict, 'undecided')
        END AS verdict,
        v.ci_basis,
        v.data_loss,
@@ -150,7 +126,23 @@ SELECT s.sweep_id,
        coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current,
        round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct,
        round(v.syncrep_wait_pct::numeric, 1) AS syncrep_wait_pct,
-       round(v.syncrep_wait_ms::numeric, 3) AS syncrep_wait_ms
+       round(v.syncrep_wait_ms::numeric, 3) AS syncrep_wait_ms,
+       CASE WHEN a.value_pos = 0 THEN 'the server''s value when the sweep started; not among the values'
+            WHEN v.sweep_id IS NULL THEN 'no step of it counts (steps.discarded)'
+            WHEN a.value_pos = coalesce(s.current_pos, 1) THEN
+                CASE WHEN s.current_pos IS NOT NULL THEN 'the current value: every other is compared with it'
+                     ELSE 'the first value: every other is compared with it' END
+            WHEN b.sweep_id IS NULL THEN 'the baseline has no step that counts'
+            ELSE coalesce(et.detail, 'no round measured both it and the baseline')
+       END AS verdict_detail,
+       et.rounds AS paired_rounds,
+       et.rounds_needed,
+       et.p50_ratio AS latency_p50_ratio,
+       et.p50_verdict AS latency_p50_verdict,
+       et.p99_ratio AS latency_p99_ratio,
+       et.p99_ratio_ci_low AS latency_p99_ratio_ci_low,
+       et.p99_ratio_ci_high AS latency_p99_ratio_ci_high,
+       et.p99_verdict AS latency_p99_verdict
 FROM vals a
 JOIN sweeps s USING (sweep_id)
 LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
@@ -159,10 +151,31 @@ LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
 -- of its steps counts, there is none (no speedup against another value)
 LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
 LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
+-- each value against the baseline, paired by round (03_decision.sql), one
+-- row per value (a filter on sweep_id reaches into it)
+LEFT JOIN (
+    SELECT w.sweep_id, e.value_pos,
+           max(e.ratio) FILTER (WHERE e.metric = 'tps') AS ratio,
+           max(e.ratio_ci_low) FILTER (WHERE e.metric = 'tps') AS ratio_ci_low,
+           max(e.ratio_ci_high) FILTER (WHERE e.metric = 'tps') AS ratio_ci_high,
+           max(e.verdict) FILTER (WHERE e.metric = 'tps') AS verdict,
+           max(e.detail) FILTER (WHERE e.metric = 'tps') AS detail,
+           max(e.rounds) FILTER (WHERE e.metric = 'tps') AS rounds,
+           max(e.rounds_needed) FILTER (WHERE e.metric = 'tps') AS rounds_needed,
+           max(e.ratio) FILTER (WHERE e.metric = 'latency_p50') AS p50_ratio,
+           max(e.verdict) FILTER (WHERE e.metric = 'latency_p50') AS p50_verdict,
+           max(e.ratio) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio,
+           max(e.ratio_ci_low) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio_ci_low,
+           max(e.ratio_ci_high) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio_ci_high,
+           max(e.verdict) FILTER (WHERE e.metric = 'latency_p99') AS p99_verdict
+    FROM (SELECT DISTINCT x.sweep_id FROM steps x) w
+    CROSS JOIN LATERAL walpressure.effects(w.sweep_id) e
+    GROUP BY w.sweep_id, e.value_pos
+) et ON et.sweep_id = a.sweep_id AND et.value_pos = a.value_pos
 ORDER BY s.sweep_id, a.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the repeats with 95% confidence intervals, speedup against the baseline and the verdict (faster / slower / within noise: non-overlapping 95% intervals).  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded, and a value with no step that counts reads discarded; when the baseline has none, the others read no baseline';
+'One row per sweep and value: means over the rounds (repeats), each value''s own 95% interval from its rounds, and its effect against the baseline from effects(): speedup, the geometric mean of the per-round tps ratios (paired by interleaved round) with its 95% interval, the verdict (faster / slower: the interval excludes 1; equivalent: it lies within +-walpressure.equivalence_margin %; undecided, with rounds_needed at this spread), verdict_detail in words, and the same for latency p50 and p99.  One round gives no interval.  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded and left out of every figure; a value with no step that counts reads discarded; when the baseline has none, the others read no baseline';
 
 -- Per sweep, value and statement of the load: pg_stat_statements' figures
 -- over the steps' windows, against the baseline's for the same statement.
@@ -217,25 +230,3 @@ ORDER BY v.sweep_id, v.value_pos, rank;
 
 COMMENT ON VIEW statements IS
 'Per sweep, value and statement of the load (pg_stat_statements, step_statements): calls per second, the mean time of a call with a 95% interval from the spread of the steps'' means, the stddev over all the value''s calls, their change in % against the same statement at the baseline (as results), rows and WAL bytes per call, and the statement''s share of the time of the recorded statements (time_pct).  Steps left out of results (discarded) are left out here too';
-
--- repeats => 'auto': is the answer clear after the rounds so far?  Why, or
--- NULL to add a round (coordinator/decision.c asks after each round).
-CREATE OR REPLACE FUNCTION _rounds_decided(sweep_id bigint)
-RETURNS text
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    WITH r AS (SELECT * FROM walpressure.results x WHERE x.sweep_id = $1 AND x.value_pos > 0),
-    top AS (SELECT * FROM r ORDER BY tps DESC NULLS LAST LIMIT 1),
-    rival AS (SELECT * FROM r WHERE verdict <> 'baseline' ORDER BY tps DESC NULLS LAST LIMIT 1)
-    SELECT CASE
-        WHEN (SELECT verdict FROM top) = 'faster' THEN
-            format('decided: %s beats the baseline beyond its 95%% interval', (SELECT value FROM top))
-        WHEN (SELECT verdict FROM top) = 'baseline' AND (SELECT verdict FROM rival) = 'slower' THEN
-            format('decided: the baseline, %s, beats every other value beyond its 95%% interval', (SELECT value FROM top))
-        WHEN (SELECT bool_and(tps_ci_high - tps_ci_low <= 0.04 * tps) FROM r) THEN
-            'narrow: every 95% interval is within 2% of its mean, and no value differs beyond them'
-    END
-$$;
-
-REVOKE ALL ON FUNCTION _rounds_decided(bigint) FROM PUBLIC;

@@ -2,48 +2,71 @@
 -- Reading a sweep: the best value, a text chart, an SVG.
 --
 
--- The answer of each sweep: keep the server's current value, or change it to
--- the value that beats it beyond its interval; how to apply it; and what
--- explains the curve.
+-- A value of a number setting in the setting's unit ('1s' of wal_writer_delay
+-- is 1000: ms), or of a load parameter; NULL for the others.
+CREATE OR REPLACE FUNCTION _setting_number(setting text, value text)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'wp_setting_number_sql'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+-- The answer of each sweep.  The values that cannot be told from the one
+-- with the most tps (_ties: its paired tps effect against them is not
+-- decided) are the candidates; when the baseline is one of them, keep it.
+-- Else change to one of those that beat the baseline (faster), chosen by
+-- the lowest p99 latency, then the value nearest the current one, then the
+-- first.  A value that can lose data in a crash is never applied
+-- server-wide: synchronous_commit = off is given per transaction (SET LOCAL),
+-- fsync and full_page_writes off not at all.  And what explains the curve.
 CREATE OR REPLACE VIEW best AS
 WITH base AS (
     -- what every value is compared against: the current value when it was
     -- measured, else the first
     SELECT r.* FROM results r JOIN sweeps s USING (sweep_id)
     WHERE r.value_pos = coalesce(s.current_pos, 1)
+), ties AS (
+    SELECT s.sweep_id, t.value_pos, t.value, t.equivalent_to_top
+    FROM sweeps s CROSS JOIN LATERAL walpressure._ties(s.sweep_id) t
+), tie_list AS (
+    SELECT t.sweep_id, count(*) AS n,
+           bool_or(t.value_pos = coalesce(s.current_pos, 1)) AS baseline_tied,
+           bool_and(t.equivalent_to_top) AS all_equivalent,
+           string_agg(format('%s (%s tps, p99 %s ms)', t.value, r.tps, coalesce(r.latency_p99_ms::text, '-')),
+                      ', ' ORDER BY r.tps DESC) AS values
+    FROM ties t JOIN sweeps s USING (sweep_id)
+    JOIN results r ON r.sweep_id = t.sweep_id AND r.value_pos = t.value_pos
+    GROUP BY t.sweep_id
 ), faster AS (
-    -- the fastest value beyond noise
+    -- the change: among the candidates that beat the baseline, the lowest
+    -- p99, then the value nearest the current one
     SELECT DISTINCT ON (r.sweep_id) r.*
-    FROM results r
-    WHERE r.verdict = 'faster'
-    ORDER BY r.sweep_id, r.tps DESC
+    FROM ties t
+    JOIN tie_list l USING (sweep_id)
+    JOIN sweeps s USING (sweep_id)
+    JOIN results r ON r.sweep_id = t.sweep_id AND r.value_pos = t.value_pos
+    WHERE NOT l.baseline_tied AND r.verdict = 'faster'
+    ORDER BY r.sweep_id, r.latency_p99_ms NULLS LAST,
+             abs(walpressure._setting_number(s.setting, r.value)
+                 - walpressure._setting_number(s.setting, coalesce(s.current_value, s.vals[1]))) NULLS LAST,
+             r.value_pos
 ), pick AS (
-    -- the answer's row: the fastest value beyond noise, else the current
-    -- value (measured or not), else the baseline
+    -- the answer's row: the change, else the current value (measured or
+    -- not), else the baseline
     SELECT DISTINCT ON (r.sweep_id) r.*
     FROM results r JOIN sweeps s USING (sweep_id)
-    WHERE r.verdict = 'faster' OR r.is_current OR r.value_pos = coalesce(s.current_pos, 1)
-    ORDER BY r.sweep_id, CASE WHEN r.verdict = 'faster' THEN 0 WHEN r.is_current THEN 1 ELSE 2 END,
-             r.tps DESC NULLS LAST
+    LEFT JOIN faster f USING (sweep_id)
+    WHERE r.value_pos = f.value_pos OR (f.sweep_id IS NULL AND (r.is_current OR r.value_pos = coalesce(s.current_pos, 1)))
+    ORDER BY r.sweep_id, CASE WHEN r.value_pos = f.value_pos THEN 0 WHEN r.is_current THEN 1 ELSE 2 END
 ), rival AS (
-    -- the fastest value that is not the baseline: what the intervals would
+    -- the fastest value that is not the baseline: what more rounds would
     -- have to tell from it
     SELECT DISTINCT ON (r.sweep_id) r.*
     FROM results r JOIN sweeps s USING (sweep_id)
     WHERE r.value_pos > 0 AND r.value_pos <> coalesce(s.current_pos, 1) AND r.tps IS NOT NULL
     ORDER BY r.sweep_id, r.tps DESC
-), decide AS (
-    -- interleaved repeats that would separate the rival from the baseline
-    -- with non-overlapping 95% intervals, at the spread the repeats showed
-    SELECT v.sweep_id,
-           (SELECT min(n) FROM generate_series(2, 1000) AS n
-            WHERE abs(v.tps - b.tps) > walpressure._t975(n - 1) * (v.tps_stddev + b.tps_stddev) / sqrt(n)) AS repeats_needed
-    FROM rival v JOIN base b USING (sweep_id)
-    WHERE v.ci_basis = 'repeats' AND b.ci_basis = 'repeats'
 ), per_sweep AS (
     SELECT st.sweep_id,
            max(st.clients) AS max_clients,
-           min(st.seconds) AS min_seconds,
+           max(st.repeat) AS rounds,
            string_agg(DISTINCT st.value, ', ') FILTER (
                WHERE st.iops_cap IS NOT NULL AND st.write_iops < 0.9 * st.iops_cap) AS below_cap,
            string_agg(DISTINCT st.value, ', ') FILTER (
@@ -73,6 +96,16 @@ WITH base AS (
     WHERE s.setting = 'commit_delay' AND r.verdict = 'slower'
       AND walpressure._int_setting(r.value) / 1000.0 > b.fsync_avg_ms
     GROUP BY r.sweep_id
+), inert AS (
+    -- commit_delay that no commit can wait for: fewer other clients than
+    -- commit_siblings
+    SELECT s.sweep_id, p.max_clients,
+           coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                    walpressure._int_setting(s.server_settings->>'commit_siblings'), 5) AS siblings
+    FROM sweeps s JOIN per_sweep p USING (sweep_id)
+    WHERE (s.setting = 'commit_delay' OR s.settings ? 'commit_delay')
+      AND p.max_clients - 1 < coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
+                                       walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)
 ), diag AS (
     SELECT s.sweep_id,
            array_remove(ARRAY[
@@ -84,14 +117,10 @@ WITH base AS (
                CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
                    format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
                           s.current_value, s.vals[1], s.current_value) END,
-               CASE WHEN (s.setting = 'commit_delay' OR s.settings ? 'commit_delay')
-                         AND p.max_clients - 1 < coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
-                                                          walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)
-                   THEN format('commit_delay is inert: with %s clients at most %s other transactions are active, '
-                               'fewer than commit_siblings = %s, so no commit ever waits (lower commit_siblings or add clients)',
-                               p.max_clients, p.max_clients - 1,
-                               coalesce(walpressure._int_setting(s.settings->>'commit_siblings'),
-                                        walpressure._int_setting(s.server_settings->>'commit_siblings'), 5)) END,
+               CASE WHEN i.sweep_id IS NOT NULL THEN
+                   format('commit_delay is inert: with %s clients at most %s other transactions are active, '
+                          'fewer than commit_siblings = %s, so no commit ever waits (lower commit_siblings or add clients)',
+                          i.max_clients, i.max_clients - 1, i.siblings) END,
                CASE WHEN sd.values IS NOT NULL THEN
                    format('a WAL fsync took %s ms at %s = %s: commit_delay = %s (microseconds) waits longer than the flush it would share, so it only adds waiting (the disk is fast here, or not the bottleneck)',
                           round(sd.fsync_ms::numeric, 3), s.setting, b.value, sd.values) END,
@@ -115,35 +144,69 @@ WITH base AS (
                           p.steps_discarded, p.discarded_values) END,
                CASE WHEN p.data_loss IS NOT NULL THEN
                    format('a crash can lose data with %s', p.data_loss) END,
-               CASE WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id
-                                                                AND r.verdict IN ('faster', 'slower'))
-                         AND v.sweep_id IS NOT NULL AND b.tps IS NOT NULL THEN
-                   format('no value differs from %s = %s (%s) beyond noise: their 95%% intervals overlap',
-                          s.setting, b.value, CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END) END,
-               CASE WHEN f.sweep_id IS NULL AND v.verdict = 'within noise' THEN
-                   CASE WHEN v.ci_basis = 'seconds' THEN
-                            'with one repeat each interval comes from the per-second samples of one window and leaves out how runs differ: run repeats => 3 or more to decide'
-                        WHEN d.repeats_needed IS NULL THEN
-                            format('%s (%s tps) and %s (%s tps) differ by less than their spread: no practical number of repeats would tell them apart, if they differ at all',
-                                   v.value, v.tps, b.value, b.tps)
-                        WHEN d.repeats_needed > least(v.repeats, b.repeats) THEN
-                            format('the intervals are too wide to decide between %s (%s tps) and %s (%s tps): at the spread these %s repeats showed, about %s interleaved repeats would separate a difference of this size (repeats => %s), if it is real',
-                                   v.value, v.tps, b.value, b.tps, least(v.repeats, b.repeats),
-                                   d.repeats_needed, d.repeats_needed) END END,
-               CASE WHEN least(v.repeats, b.repeats) = 2 THEN
-                   'with 2 repeats a 95% interval is 12.7 standard errors wide on each side (Student''s t with 1 degree of freedom): 3 repeats make it 4.3'
-                    END,
-               CASE WHEN p.min_seconds < 10 AND s.repeats = 1 THEN
-                   format('the measured windows are %s s: an interval from fewer than 10 per-second samples is wide or missing (no interval); use duration => ''30 s'' or more, or repeats',
-                          round(p.min_seconds::numeric, 1)) END
+               -- what the rounds decided, when nothing beats the baseline
+               CASE WHEN f.sweep_id IS NOT NULL OR b.tps IS NULL OR v.sweep_id IS NULL THEN NULL
+                    WHEN p.rounds < 2 THEN
+                        'one round: the effects have no interval, so no value can be called faster, slower or the same; run repeats => 3 or more (or ''auto'')'
+                    WHEN NOT EXISTS (SELECT 1 FROM results r WHERE r.sweep_id = s.sweep_id AND r.value_pos > 0
+                                                                AND r.verdict NOT IN ('baseline', 'equivalent', 'discarded')) THEN
+                        format('every value is the same as %s = %s within ±%s%% (95%% intervals of the paired ratios)',
+                               s.setting, b.value, walpressure._margin())
+                    WHEN v.verdict = 'undecided' AND i.sweep_id IS NULL THEN
+                        format('the fastest other value, %s, against %s: %s%s', v.value, b.value, v.verdict_detail,
+                               CASE WHEN v.rounds_needed IS NOT NULL THEN
+                                        format(' (repeats => %s, or ''auto'')', v.rounds_needed) ELSE '' END)
+               END,
+               CASE WHEN l.n > 1 AND NOT l.baseline_tied THEN
+                   format('%s values cannot be told from the fastest: %s; chosen by the lowest p99, then the value nearest the current one',
+                          l.n, l.values) END,
+               CASE WHEN l.n > 1 AND l.baseline_tied AND f.sweep_id IS NULL AND p.rounds >= 2
+                         AND NOT l.all_equivalent THEN
+                   format('the baseline cannot be told from the fastest: %s', l.values) END,
+               CASE WHEN p.rounds = 2 THEN
+                   'with 2 rounds a 95% interval is 12.7 standard errors wide on each side (Student''s t with 1 degree of freedom): 3 rounds make it 4.3'
+                    END
            ], NULL) AS lines
     FROM sweeps s
     JOIN per_sweep p USING (sweep_id)
     LEFT JOIN base b USING (sweep_id)
     LEFT JOIN faster f USING (sweep_id)
     LEFT JOIN rival v USING (sweep_id)
-    LEFT JOIN decide d USING (sweep_id)
+    LEFT JOIN tie_list l USING (sweep_id)
+    LEFT JOIN inert i USING (sweep_id)
     LEFT JOIN slow_delay sd USING (sweep_id)
+), apply AS (
+    -- how to put the change in place: ALTER SYSTEM for what cannot lose
+    -- data; synchronous_commit = off per transaction; fsync or
+    -- full_page_writes off never
+    SELECT f.sweep_id,
+           CASE WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
+                    format('-- %s is the load, not a server setting', s.setting)
+                WHEN f.data_loss LIKE '%fsync=off%' OR f.data_loss LIKE '%full_page_writes=off%' THEN
+                    format('-- not applied: with %s a crash can corrupt the cluster; no session or transaction can take it alone',
+                           f.data_loss)
+                WHEN s.setting = 'settings' THEN
+                    coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
+                              FROM jsonb_each_text(f.value::jsonb) c
+                              WHERE c.key <> ALL (walpressure.sweepable_load())
+                                AND c.key = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings())
+                                AND walpressure._data_loss(c.key, c.value) IS NULL)
+                             || ' SELECT pg_reload_conf();', '')
+                    || coalesce((SELECT string_agg(format(' SET LOCAL %I = %L; -- in each transaction that may lose its commit in a crash, never server-wide',
+                                                          c.key, c.value), '' ORDER BY c.key)
+                                 FROM jsonb_each_text(f.value::jsonb) c
+                                 WHERE walpressure._data_loss(c.key, c.value) IS NOT NULL), '')
+                    || CASE WHEN f.value::jsonb ? 'clients' THEN
+                           format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
+                                  f.value::jsonb->>'clients') ELSE '' END
+                WHEN f.data_loss IS NOT NULL THEN
+                    format('SET LOCAL %I = %L; -- in each transaction that may lose its commit in a crash, never server-wide',
+                           s.setting, f.value)
+                WHEN s.setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()) THEN
+                    format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
+                ELSE format('-- %s is not a setting a sweep varies', s.setting)
+           END AS sql
+    FROM faster f JOIN sweeps s USING (sweep_id)
 )
 SELECT s.sweep_id,
        s.label,
@@ -154,39 +217,24 @@ SELECT s.sweep_id,
        k.speedup_ci_low AS gain_ci_low,
        k.speedup_ci_high AS gain_ci_high,
        k.verdict,
-       CASE WHEN f.sweep_id IS NULL THEN NULL
-            WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
-                format('-- %s is the load, not a server setting', s.setting)
-            WHEN s.setting = 'settings' THEN
-                coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
-                          FROM jsonb_each_text(f.value::jsonb) c
-                          WHERE c.key <> ALL (walpressure.sweepable_load())
-                            AND c.key = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()))
-                         || ' SELECT pg_reload_conf();',
-                         '-- the configuration differs only in its load')
-                || CASE WHEN f.value::jsonb ? 'clients' THEN
-                       format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
-                              f.value::jsonb->>'clients') ELSE '' END
-            WHEN s.setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()) THEN
-                format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', s.setting, f.value)
-            ELSE format('-- %s is not a setting a sweep varies', s.setting)
-       END AS apply,
+       nullif(btrim(ap.sql), '') AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
        CASE WHEN b.tps IS NULL THEN
                 format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
-                       s.setting, f.value, f.speedup, b.value, f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+                       s.setting, f.value, walpressure._ratio_text(f.speedup), b.value,
+                       walpressure._ratio_text(f.speedup_ci_low), walpressure._ratio_text(f.speedup_ci_high))
             WHEN f.sweep_id IS NOT NULL AND s.setting = 'settings' THEN
                 format('change to %s: %sx the tps of %s, %s (95%% interval %s-%s)',
-                       f.value, f.speedup, b.value,
+                       f.value, walpressure._ratio_text(f.speedup), b.value,
                        CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first configuration' END,
-                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+                       walpressure._ratio_text(f.speedup_ci_low), walpressure._ratio_text(f.speedup_ci_high))
             WHEN f.sweep_id IS NOT NULL THEN
                 format('change %s to %s: %sx the tps of %s = %s, %s (95%% interval %s-%s)',
-                       s.setting, f.value, f.speedup, s.setting, b.value,
+                       s.setting, f.value, walpressure._ratio_text(f.speedup), s.setting, b.value,
                        CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END,
-                       f.speedup_ci_low, coalesce(f.speedup_ci_high::text, 'unbounded'))
+                       walpressure._ratio_text(f.speedup_ci_low), walpressure._ratio_text(f.speedup_ci_high))
             WHEN s.setting = 'settings' THEN
                 format('keep the current configuration: no configuration is faster than %s beyond its 95%% interval',
                        CASE WHEN b.is_current THEN 'it' ELSE 'the first one (' || b.value || ')' END)
@@ -196,18 +244,28 @@ SELECT s.sweep_id,
                        CASE WHEN b.is_current THEN 'it' ELSE 'the first value (' || b.value || ')' END)
             ELSE format('keep: no value is faster than %s = %s beyond its 95%% interval', s.setting, b.value)
        END
+       || CASE WHEN f.sweep_id IS NULL AND b.tps IS NOT NULL AND p.rounds < 2
+               THEN ' (one round: nothing can be shown faster; repeats => 3 or more decides)' ELSE '' END
        || CASE WHEN f.sweep_id IS NOT NULL AND f.data_loss IS NOT NULL
-               THEN format('; a crash can lose data with it (%s)', f.data_loss) ELSE '' END AS answer,
-       s.current_value
+               THEN format('; a crash can lose data with it (%s): %s', f.data_loss,
+                           CASE WHEN f.data_loss LIKE '%fsync=off%' OR f.data_loss LIKE '%full_page_writes=off%'
+                                THEN 'not for a server whose data matters'
+                                ELSE 'only per transaction (SET LOCAL), for the transactions that may lose their commit: those of the last three wal_writer_delay before a crash' END)
+               ELSE '' END AS answer,
+       s.current_value,
+       l.values AS ties
 FROM sweeps s
 JOIN diag d USING (sweep_id)
+JOIN per_sweep p USING (sweep_id)
 JOIN pick k USING (sweep_id)
 LEFT JOIN base b USING (sweep_id)
 LEFT JOIN faster f USING (sweep_id)
+LEFT JOIN apply ap USING (sweep_id)
+LEFT JOIN tie_list l USING (sweep_id)
 ORDER BY s.sweep_id;
 
 COMMENT ON VIEW best IS
-'Per sweep, the answer: keep the server''s current value (apply NULL) unless a value is faster than it beyond its 95% interval (else than the first value, when the current one was not measured); then that value, its gain with a 95% interval and the ALTER SYSTEM line that applies it; and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, intervals too wide to decide and the repeats that would)';
+'Per sweep, the answer: the values that cannot be told from the one with the most tps (paired 95% intervals, effects()) are listed in ties; when the baseline (the server''s current value, else the first) is among them, keep it (apply NULL); else change to one of them that is faster than the baseline, the lowest p99 first, then the value nearest the current one: its gain with a 95% interval and how to apply it (ALTER SYSTEM; a value that can lose data in a crash only per transaction with SET LOCAL, or not at all for fsync and full_page_writes off); and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, what the rounds decided and the rounds that would)';
 
 -- A grid sweep's two settings and their values: a settings sweep whose every
 -- value sets the same two settings, each to two values or more.  down is the
@@ -309,16 +367,18 @@ BEGIN
             iw, coalesce(r.write_iops::text, '-'),
             cw, coalesce(r.commits_per_fsync::text, '-'),
             CASE WHEN r.verdict IN ('baseline', 'discarded', 'no baseline', 'not measured') THEN r.verdict
-                 ELSE format('%sx %s', r.speedup, r.verdict) END
+                 ELSE coalesce(walpressure._ratio_text(r.speedup) || 'x ', '') || r.verdict END
             || CASE WHEN r.is_current THEN ' (current)' ELSE '' END
             || coalesce('  [' || r.data_loss || ']', ''));
         RETURN NEXT rtrim(line);
     END LOOP;
-    RETURN NEXT format('tps: mean over %s; ±: half the 95%% interval (%s); IOPS: write IOPS of the pg_wal disk; c/f: commits per WAL fsync',
-                       CASE WHEN ran > 1 AND ran_min = ran THEN ran || ' interleaved repeats'
-                            WHEN ran > 1 THEN ran_min || ' to ' || ran || ' interleaved repeats'
+    RETURN NEXT format('tps: mean over %s; ±: half its 95%% interval%s; IOPS: write IOPS of the pg_wal disk; c/f: commits per WAL fsync',
+                       CASE WHEN ran > 1 AND ran_min = ran THEN ran || ' interleaved rounds'
+                            WHEN ran > 1 THEN ran_min || ' to ' || ran || ' interleaved rounds'
                             ELSE 'the window' END,
-                       CASE WHEN ran > 1 THEN 'across repeats' ELSE 'from the per-second samples' END);
+                       CASE WHEN ran > 1 THEN ' across rounds' ELSE ' (none from one round)' END);
+    RETURN NEXT format('the ratio against the baseline: the geometric mean of the per-round ratios, paired by round; faster / slower: its 95%% interval excludes 1; equivalent: it lies within ±%s%%',
+                       walpressure._margin());
 
     -- a grid: the tps as a table, the setting that changes least often
     -- from one value to the next down the side
@@ -328,7 +388,7 @@ BEGIN
         gw := greatest((SELECT max(length(c)) FROM unnest(gc) c), length(round(top)::text) + 4);
         vw := greatest((SELECT max(length(c)) FROM unnest(gr) c), length(ka || ' \ ' || kb));
         RETURN NEXT '';
-        RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=) beyond its 95%% interval',
+        RETURN NEXT format('tps by %s (down) and %s (across); + faster, - slower than the baseline (=): the paired ratio''s 95%% interval excludes 1',
                            ka, kb);
         RETURN NEXT rpad(ka || ' \ ' || kb, vw) || ' | '
                     || (SELECT string_agg(lpad(c, gw), ' | ' ORDER BY i) FROM unnest(gc) WITH ORDINALITY t(c, i));
@@ -429,9 +489,9 @@ COMMENT ON FUNCTION _report(bigint) IS
 'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value; with synchronous standbys, each value''s wait for them and their lags';
 
 -- Two sweeps side by side, value by value: the same sweep run twice, or this
--- server against another's (imported).  ratio is b's tps over a's, with the
--- 95% interval the two intervals allow; a NOTICE names what differs between
--- the two runs besides the values.
+-- server against another's (imported).  ratio is b's tps over a's with its
+-- 95% interval and verdict from _decide (unpaired); a NOTICE names what
+-- differs between the two runs besides the values.
 CREATE OR REPLACE FUNCTION _compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
                ratio_ci_low numeric, ratio_ci_high numeric, verdict text)
@@ -469,29 +529,43 @@ BEGIN
         RAISE NOTICE 'sweeps % and % differ in more than the values: %', a.sweep_id, b.sweep_id,
             array_to_string(diffs, '; ');
     END IF;
+    -- the two sweeps' rounds are not interleaved with each other: two
+    -- independent samples of rounds per value (_decide, unpaired)
     RETURN QUERY
+    WITH x AS (SELECT * FROM walpressure.results r WHERE r.sweep_id = a.sweep_id AND r.value_pos > 0),
+    y AS (SELECT * FROM walpressure.results r WHERE r.sweep_id = b.sweep_id AND r.value_pos > 0),
+    rounds AS (
+        SELECT st.sweep_id, st.value, array_agg(st.tps ORDER BY st.repeat) AS tps
+        FROM walpressure.steps st
+        WHERE st.sweep_id IN (a.sweep_id, b.sweep_id) AND st.discarded IS NULL AND st.value_pos > 0
+        GROUP BY st.sweep_id, st.value
+    )
     SELECT coalesce(x.value, y.value),
            x.tps, y.tps,
-           round(y.tps / nullif(x.tps, 0), 2),
-           round(y.tps_ci_low / nullif(x.tps_ci_high, 0), 2),
-           round(y.tps_ci_high / nullif(x.tps_ci_low, 0), 2),
+           round(d.ratio::numeric, 3),
+           round(d.ci_low::numeric, 3),
+           round(d.ci_high::numeric, 3),
            CASE WHEN x.value IS NULL THEN format('only in sweep %s', b.sweep_id)
                 WHEN y.value IS NULL THEN format('only in sweep %s', a.sweep_id)
                 WHEN x.tps IS NULL OR y.tps IS NULL THEN 'no step that counts'
-                WHEN x.tps_ci_low IS NULL OR y.tps_ci_low IS NULL THEN 'no interval'
-                WHEN y.tps_ci_low > x.tps_ci_high THEN format('faster in sweep %s', b.sweep_id)
-                WHEN y.tps_ci_high < x.tps_ci_low THEN format('slower in sweep %s', b.sweep_id)
-                ELSE 'the same within noise'
+                WHEN d.verdict = 'faster' THEN format('faster in sweep %s: %s', b.sweep_id, d.detail)
+                WHEN d.verdict = 'slower' THEN format('slower in sweep %s: %s', b.sweep_id, d.detail)
+                WHEN d.verdict = 'equivalent' THEN d.detail
+                WHEN d.detail LIKE 'undecided%' THEN d.detail
+                ELSE 'undecided: ' || d.detail
            END
-    FROM (SELECT * FROM walpressure.results r WHERE r.sweep_id = a.sweep_id AND r.value_pos > 0) x
-    FULL JOIN (SELECT * FROM walpressure.results r WHERE r.sweep_id = b.sweep_id AND r.value_pos > 0) y
-        ON x.value = y.value
+    FROM x
+    FULL JOIN y ON x.value = y.value
+    LEFT JOIN rounds ra ON ra.sweep_id = a.sweep_id AND ra.value = x.value
+    LEFT JOIN rounds rb ON rb.sweep_id = b.sweep_id AND rb.value = y.value
+    LEFT JOIN LATERAL walpressure._decide(rb.tps, ra.tps, false, true, walpressure._margin()) d
+        ON ra.tps IS NOT NULL AND rb.tps IS NOT NULL
     ORDER BY coalesce(x.value_pos, 1000 + y.value_pos);
 END
 $$;
 
 COMMENT ON FUNCTION _compare(bigint, bigint) IS
-'compare() after its checks: two sweeps of the same setting value by value: tps of each, b over a with its 95% interval, and whether b is faster, slower or the same within noise; a NOTICE names what else differs between them';
+'compare() after its checks: two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs: the two sweeps'' rounds are independent), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided; a NOTICE names what else differs between them';
 
 -- A sweep as one JSON document, to read it on another server: its row, its
 -- steps and samples, and the fingerprint of the server it ran on.
@@ -627,13 +701,6 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN round(x::numeric, 1)::text;
 
--- A value of a number setting in the setting's unit ('1s' of wal_writer_delay
--- is 1000: ms), or of a load parameter; NULL for the others.
-CREATE OR REPLACE FUNCTION _setting_number(setting text, value text)
-RETURNS float8
-AS 'MODULE_PATHNAME', 'wp_setting_number_sql'
-LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
-
 -- The unit of a setting's bare number, for the chart's x axis.
 CREATE OR REPLACE FUNCTION _setting_unit(setting text)
 RETURNS text
@@ -667,8 +734,9 @@ BEGIN ATOMIC
 END;
 
 -- A grid sweep's SVG: a heat map, one cell per pair of values, its tps and
--- speedup, green when faster and red when slower than the baseline beyond
--- the 95% intervals (the deeper, the larger the speedup), grey within noise.
+-- speedup, green when faster and red when slower than the baseline (the
+-- paired ratio's 95% interval excludes 1; the deeper, the larger the
+-- speedup), grey otherwise.
 CREATE OR REPLACE FUNCTION _plot_grid(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE
@@ -709,7 +777,7 @@ BEGIN
                                                coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
                                                to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
         || format('<text x="%s" y="62">%s</text>', 20,
-                  walpressure._xml_text('each cell: tps and speedup against the baseline (=); green faster, red slower beyond the 95% intervals, grey within noise'))
+                  walpressure._xml_text('each cell: tps and speedup against the baseline (=); green faster, red slower (95% interval of the paired ratio), grey undecided or equivalent'))
         || format('<text x="%s" y="%s" text-anchor="middle" font-weight="bold">%s</text>',
                   walpressure._px(l + cw * cardinality(g.across_vals) / 2.0), t - 30, walpressure._xml_text(g.across))
         || format('<text x="%s" y="%s" text-anchor="end" font-weight="bold">%s</text>', l - 8, t - 10,
@@ -754,14 +822,14 @@ BEGIN
                              CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
                              walpressure._xml_text(CASE WHEN c.verdict = 'baseline' THEN '= baseline'
                                                         WHEN c.speedup IS NULL THEN coalesce(c.verdict, '')
-                                                        ELSE c.speedup || 'x' || CASE c.verdict WHEN 'faster' THEN ' +'
+                                                        ELSE walpressure._ratio_text(c.speedup) || 'x' || CASE c.verdict WHEN 'faster' THEN ' +'
                                                                                    WHEN 'slower' THEN ' -' ELSE '' END END));
     END LOOP;
     y := t + ch * cardinality(g.down_vals) + 24;
     svg := svg || format('<text x="%s" y="%s">%s</text>', 20, walpressure._px(y),
                          walpressure._xml_text(coalesce(
                              CASE WHEN k.apply IS NOT NULL THEN format('best (thick border): %s, %sx', 
-                                                                      walpressure._value_label(s.setting, k.value, ', '), k.gain)
+                                                                      walpressure._value_label(s.setting, k.value, ', '), walpressure._ratio_text(k.gain))
                                   WHEN k.answer LIKE 'keep%' THEN 'keep: nothing beats the baseline' END, '')
                              || CASE WHEN EXISTS (SELECT 1 FROM walpressure.results z WHERE z.sweep_id = _plot_grid.sweep_id AND z.is_current AND z.value_pos > 0)
                                      THEN '; dashed: the current configuration' ELSE '' END));
@@ -990,9 +1058,9 @@ BEGIN
     legend := legend || CASE WHEN k.apply IS NOT NULL
         THEN format('<circle cx="%s" cy="58" r="7" fill="none" stroke="#2a9d3a" stroke-width="2.5"/><text x="%s" y="62" fill="#2a9d3a">%s</text>',
                     walpressure._px(lx + 8), walpressure._px(lx + 20),
-                    walpressure._xml_text(CASE WHEN lx + 20 + 6.6 * length(format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)) <= w
-                                               THEN format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), k.gain)
-                                               ELSE format('best (circled): %sx', k.gain) END))
+                    walpressure._xml_text(CASE WHEN lx + 20 + 6.6 * length(format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), walpressure._ratio_text(k.gain))) <= w
+                                               THEN format('best %s: %sx', walpressure._value_label(s.setting, k.value, ', '), walpressure._ratio_text(k.gain))
+                                               ELSE format('best (circled): %sx', walpressure._ratio_text(k.gain)) END))
         WHEN k.answer LIKE 'keep%' THEN format('<text x="%s" y="62" fill="#2a9d3a">keep: nothing beats it</text>', walpressure._px(lx))
         ELSE '' END;
     IF loss IS NOT NULL THEN
@@ -1031,7 +1099,7 @@ AS 'MODULE_PATHNAME', 'wp_compare'
 LANGUAGE C STRICT STABLE;
 
 COMMENT ON FUNCTION compare(bigint, bigint) IS
-'Two sweeps of the same setting value by value: tps of each, b over a with its 95% interval, and whether b is faster, slower or the same within noise; a NOTICE names what else differs between them';
+'Two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided (with the rounds that would decide); a NOTICE names what else differs between them';
 
 CREATE OR REPLACE FUNCTION export(sweep_id bigint)
 RETURNS jsonb

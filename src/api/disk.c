@@ -28,11 +28,17 @@
 
 PG_FUNCTION_INFO_V1(wp_probe_fsync);
 
-/* Round for psql: figures of a noisy disk carry no more digits than this. */
+/*
+ * Round for psql: figures of a noisy disk carry no more digits than this.
+ * Divided by a whole number, not multiplied by a fraction, so that the
+ * double is the nearest to the decimal (12077.3, not 12077.300000000001).
+ */
 static inline double
 wp_round(double v, double unit)
 {
-	return rint(v / unit) * unit;
+	double		per = rint(1.0 / unit);
+
+	return rint(v * per) / per;
 }
 
 /*

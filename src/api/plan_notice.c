@@ -14,6 +14,9 @@
 
 #include <math.h>
 
+#include "storage/proc.h"
+#include "utils/guc.h"
+
 #include "api/plan_notice.h"
 
 /* A span of time as a DBA reads it: "2.5 s", "45 s", "7 min 30 s", "2 h 5 min". */
@@ -40,14 +43,18 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 	int			steps = req->nvals * req->repeats;
 
 	char	   *more = NULL;
+	double		step_s = req->warmup_s + req->duration_s;
 
 	/* repeats => 'auto' or a budget: the rounds to come */
 	if (req->auto_repeats)
-		more = psprintf("Then one more round at a time until a value beats the baseline (or the baseline every other value) beyond its 95%% interval, or every interval is within 2%% of its mean, or %s.",
+		more = psprintf("Then one more round at a time until the value with the most tps is decided against every other, or every value that cannot be told from it is the same within ±%s%% (walpressure.equivalence_margin), or %s.",
+						GetConfigOption("walpressure.equivalence_margin", false, false),
 						req->budget_s > 0 ?
 						psprintf("the next round would pass the budget of %s (at most %d rounds)",
 								 wp_span(req->budget_s), req->max_repeats) :
 						psprintf("%d rounds have run", req->max_repeats));
+	else if (req->repeats == 1)
+		more = pstrdup("One round: each value's figures have no interval, and no value can be called faster, slower or the same; repeats => 3 or more, or 'auto', decides.");
 	ereport(NOTICE,
 			(errmsg("sweep " INT64_FORMAT " of %s: %d value%s x %d %s%s = %d step%s (each %s, %s of warm-up, %s measured): %s of load at least",
 					id, req->setting, req->nvals, req->nvals > 1 ? "s" : "", req->repeats,
@@ -63,11 +70,22 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 				(errmsg("2 repeats give very wide intervals: a 95%% interval from two values is 12.7 standard errors wide on each side"),
 				 errdetail("Student's t with 1 degree of freedom is 12.7; with 3 repeats it is 4.3, with 5 it is 2.8."),
 				 errhint("Use repeats => 3 or more.")));
-	if (req->repeats == 1 && req->duration_s < 10)
+
+	/* a budget that cannot hold the three rounds a decision needs */
+	if (req->auto_repeats && req->budget_s > 0 && req->budget_s < 3 * req->nvals * step_s)
 		ereport(WARNING,
-				(errmsg("a %s window gives each value's interval only %d per-second samples",
-						wp_span(req->duration_s), (int) req->duration_s),
-				 errdetail("With one repeat the 95%% interval comes from the window's per-second tps; under 2 samples there is none."),
-				 errhint("Use duration => '30 s' or more, or repeats => 3.")));
+				(errmsg("a budget of %s holds fewer than 3 rounds: one round of %d value%s takes %s of load at least",
+						wp_span(req->budget_s), req->nvals, req->nvals > 1 ? "s" : "",
+						wp_span(req->nvals * step_s)),
+				 errdetail("The sweep runs 3 rounds all the same, the fewest that give an interval, and stops there."),
+				 errhint("Give a budget of %s or more, or shorter windows.",
+						 wp_span(3 * req->nvals * step_s))));
+
+	/* a waiting call that statement_timeout would cancel midway */
+	if (wait && StatementTimeout > 0 && StatementTimeout / 1000.0 < steps * step_s)
+		ereport(WARNING,
+				(errmsg("statement_timeout (%s) is shorter than the sweep's load (%s at least): the call will be cancelled, and the sweep with it",
+						wp_span(StatementTimeout / 1000.0), wp_span(steps * step_s)),
+				 errhint("SET statement_timeout = 0 in this session first, or run the sweep with wait => false.")));
 }
 

@@ -305,7 +305,10 @@ wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems)
 				max_clients = Max(max_clients, req->ivals[i]);
 		}
 		else
+		{
 			wp_check_setting_value(req->kind, req->setting, v, req->accept_data_loss);
+			v = wp_value_as_held(req->setting, v);
+		}
 		strlcpy(req->vals[i], v, WP_VALUE_MAX);
 	}
 	req->nvals = nelems;

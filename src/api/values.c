@@ -339,6 +339,37 @@ wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 }
 
 /*
+ * A value of a setting as the server holds it: a bare number of an
+ * integer setting that is not a whole number in decimals ('0.5', '1e3',
+ * '0x10' of commit_delay) is what the GUC machinery makes of it (0, 1000,
+ * 16), said in a NOTICE; anything else as given (a unit, a word, a real).
+ * Called after wp_check_setting_value has accepted it.
+ */
+char *
+wp_value_as_held(const char *name, const char *value)
+{
+	const char *p = value;
+	char	   *vartype;
+	int			n;
+
+	while (*p == ' ' || *p == '+' || *p == '-')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '\0' && p > value)
+		return pstrdup(value);	/* a whole number in decimals: as given */
+	vartype = wp_pg_settings(name, "vartype");
+	if (vartype == NULL || strcmp(vartype, "integer") != 0 ||
+		strpbrk(value, "abcdfghijklmnopqrstuvwyzABCDFGHIJKLMNOPQRSTUVWYZ") != NULL ||
+		!parse_int(value, &n, 0, NULL))
+		return pstrdup(value);	/* a unit, a word (x and e are a number's) */
+	ereport(NOTICE,
+			(errmsg("%s = %s is %d to the server (an integer setting): the sweep records it as %d",
+					name, value, n, n)));
+	return psprintf("%d", n);
+}
+
+/*
  * The text of a jsonb value as jsonb_each_text gives it: a string
  * unquoted, a number or boolean as written, NULL for null, a container as
  * JSON.

@@ -25,6 +25,7 @@ extern void wp_fold_name(char *name);
 extern void wp_refuse_setting(const char *name, const char *what);
 extern void wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 								   bool accept_data_loss);
+extern char *wp_value_as_held(const char *name, const char *value);
 extern char *wp_jsonb_text(JsonbValue *v);
 
 #endif							/* WALPRESSURE_VALUES_H */

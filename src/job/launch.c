@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -154,11 +156,21 @@ wp_job_notice_phase(void)
 
 	LWLockAcquire(wp_job->lock, LW_SHARED);
 	if (wp_job->kind == WP_JOB_SWEEP && wp_job->state == WP_JOB_RUNNING && wp_job->step > 0)
-		text = psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s, %s for %ld s",
+	{
+		const WpSweepRequest *req = &wp_job->req.sweep;
+		double		total = wp_job->phase == WP_PHASE_WINDOW ? req->duration_s :
+			wp_job->phase == WP_PHASE_WARMUP ? req->warmup_s : 0;
+		long		spent = lrint((double) (GetCurrentTimestamp() - wp_job->phase_at) / USECS_PER_SEC);
+
+		/* a timed phase: how far into it, of how long; else how long so far */
+		text = psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s, %s: %s",
 						wp_job->sweep_id, wp_job->step, wp_job->steps_total,
-						wp_job->req.sweep.setting, wp_job->value,
-						wp_phase_name(wp_job->phase),
-						(long) ((GetCurrentTimestamp() - wp_job->phase_at) / USECS_PER_SEC));
+						req->setting, wp_job->value, wp_phase_name(wp_job->phase),
+						total > 0 ?
+						psprintf("%ld s of %s s", Min(spent, (long) ceil(total)),
+								 total == floor(total) ? psprintf("%.0f", total) : psprintf("%.1f", total)) :
+						psprintf("%ld s so far", spent));
+	}
 	LWLockRelease(wp_job->lock);
 	if (text != NULL)
 		ereport(NOTICE, (errmsg("%s", text)));

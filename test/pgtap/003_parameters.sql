@@ -1,6 +1,6 @@
 -- The configuration parameters and their guards.
 BEGIN;
-SELECT plan(21);
+SELECT plan(24);
 
 SELECT is((SELECT context FROM pg_settings WHERE name = 'walpressure.sample_interval'),
           'sighup', 'sample_interval is reloadable');
@@ -21,6 +21,12 @@ SELECT throws_ok('SET walpressure.sample_history = 10', '55P02', NULL,
                  'sample_history cannot be set in a session');
 SELECT throws_ok('SET walpressure.typo = 1', '42602', NULL,
                  'the walpressure prefix is reserved');
+SELECT is((SELECT context || ' ' || boot_val || ' ' || min_val || '..' || max_val FROM pg_settings
+           WHERE name = 'walpressure.equivalence_margin'),
+          'user 2 0.1..50', 'equivalence_margin: any session sets it, 2% unless set, 0.1 to 50');
+SELECT throws_ok('SET walpressure.equivalence_margin = 0', '22023', NULL,
+                 'an equivalence margin of 0 is refused');
+SELECT lives_ok('SET LOCAL walpressure.equivalence_margin = 5', 'a session may widen it');
 
 -- the settings a sweep varies: each exists, and its context fits how it is applied
 SELECT is((SELECT count(*)::int FROM pg_settings WHERE name = ANY (walpressure.sweepable_settings())),

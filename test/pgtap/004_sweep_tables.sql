@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(73);
+SELECT plan(74);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -51,13 +51,16 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'checkpoints_timed', 'checkpoints_requested', 'checkpoint_write_s',
     'checkpoint_sync_s', 'retries', 'speedup', 'speedup_ci_low', 'speedup_ci_high',
     'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current', 'fpi_bytes_pct',
-    'syncrep_wait_pct', 'syncrep_wait_ms']);
+    'syncrep_wait_pct', 'syncrep_wait_ms', 'verdict_detail', 'paired_rounds', 'rounds_needed',
+    'latency_p50_ratio', 'latency_p50_verdict', 'latency_p99_ratio', 'latency_p99_ratio_ci_low',
+    'latency_p99_ratio_ci_high', 'latency_p99_verdict']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
-    'verdict', 'apply', 'diagnoses', 'answer', 'current_value']);
+    'verdict', 'apply', 'diagnoses', 'answer', 'current_value', 'ties']);
 SELECT table_privs_are('walpressure', 'best', 'pg_monitor', ARRAY['SELECT']);
 SELECT function_returns('walpressure', 'report', ARRAY['bigint'], 'setof text');
+SELECT function_returns('walpressure', 'effects', ARRAY['bigint', 'integer'], 'setof record');
 SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
 SELECT function_returns('walpressure', 'compare', ARRAY['bigint', 'bigint'], 'setof record');
 SELECT function_lang_is('walpressure', f, ARRAY['bigint'], 'c', format('%s checks its sweep id in C (no PL/pgSQL CONTEXT)', f))

@@ -166,6 +166,21 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['300'], clients => 1, duratio
 is($node->safe_psql('postgres', q{SELECT DISTINCT commit_delay || ' ' || commit_siblings FROM seen}),
 	'300 7', 'clients run with the step\'s value and the fixed settings');
 
+# a value is recorded as the server holds it: commit_delay is an integer,
+# so 0.5 runs as 0 and 1e1 as 10, and the steps say so
+$node->safe_psql('postgres', 'TRUNCATE seen');
+my ($rc, $out, $err) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY[0.5, 1e1], clients => 1, duration => '1 s',
+                             warmup => '0 s', workload => 'custom',
+                             settings => '{"sql": "INSERT INTO seen SELECT current_setting(''commit_delay''), NULL"}')});
+is($node->safe_psql('postgres', qq{
+SELECT (SELECT vals::text FROM walpressure.sweeps WHERE sweep_id = $out)
+       || ' ' || (SELECT string_agg(DISTINCT value, ',' ORDER BY value) FROM walpressure.steps WHERE sweep_id = $out)
+       || ' ' || (SELECT string_agg(DISTINCT commit_delay, ',' ORDER BY commit_delay) FROM seen)}),
+	'{0,10} 0,10 0,10', 'a number the server rounds is recorded as it ran');
+like($err, qr/NOTICE:  commit_delay = 0.5 is 0 to the server \(an integer setting\): the sweep records it as 0/,
+	'and a NOTICE says so');
+
 is($node->safe_psql('postgres', q{
 SELECT count(*) FROM pg_stat_activity
 WHERE backend_type IN ('walpressure client', 'walpressure coordinator')}),

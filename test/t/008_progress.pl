@@ -39,6 +39,7 @@ WHERE pid = (SELECT pid FROM walpressure.progress WHERE phase = 'measured window
 }
 
 # two steps whose window (12 s) is longer than the 10 s between NOTICEs
+my $window = 12;
 my ($out, $err) = ('', '');
 my $h = IPC::Run::start(
 	[ 'psql', '-X', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
@@ -73,8 +74,10 @@ SELECT backend_xmin IS NULL FROM pg_stat_activity WHERE pid = (SELECT pid FROM w
 
 $h->finish;
 like($out, qr/^\d+$/m, 'the sweep finished');
-my @long = $err =~ /NOTICE:  (sweep \d+ step \d\/2: commit_delay = \d+, measured window for \d+ s)/g;
-ok(scalar @long >= 1, 'a long step sends a NOTICE before it ends: ' . ($long[0] // 'none'));
+my @long = $err =~ /NOTICE:  (sweep \d+ step \d\/2: commit_delay = \d+, measured window: (\d+) s of (\d+) s)/g;
+ok(scalar @long >= 3, 'a long step sends a NOTICE before it ends: ' . ($long[0] // 'none'));
+ok(@long >= 3 && $long[2] == $window && $long[1] <= $long[2],
+	"which says how far into the window it is, of the window's $window s");
 my @done = $err =~ /NOTICE:  (sweep \d+ step \d\/2: commit_delay = \d+: [\d.]+ tps)/g;
 is(scalar @done, 2, 'and one NOTICE per finished step');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.progress'), '0',

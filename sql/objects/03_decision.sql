@@ -1,0 +1,248 @@
+--
+-- The one decision: a value's effect against another, from the rounds.
+--
+-- A sweep's repeats are interleaved: round r measured every value once, a
+-- few minutes apart, so what drifts from round to round (the machine, the
+-- cache, the disk) weighs on a value and on the baseline alike.  The effect
+-- of a value is the ratio of its figure to the baseline's in the same round;
+-- across rounds, the geometric mean of those ratios and a 95% interval from
+-- Student's t on their logarithms (Kalibera and Jones, "Rigorous
+-- Benchmarking in Reasonable Time", ISMM 2013: ratios of repeated runs).
+-- Two sweeps' rounds are not paired (compare()): there the two sets of
+-- rounds are independent samples and the interval is Welch's.
+--
+-- Verdicts, each saying what was tested (for tps; for a latency a lower
+-- figure is the better one, and the words are lower / higher):
+--   faster / slower   the ratio's 95% interval excludes 1;
+--   equivalent        the whole interval lies within +-X% (X is
+--                     walpressure.equivalence_margin, 2 unless set; both
+--                     one-sided tests at 2.5%);
+--   undecided         neither, with the rounds that would decide at the
+--                     spread seen (or none: one round has no interval).
+-- results, best, report, plot, compare and repeats => 'auto' all read
+-- these; bench/statistics measures how often they are wrong.
+--
+
+-- The 97.5% quantile of Student's t with df degrees of freedom: the factor of
+-- a 95% confidence interval of a mean.  Exact to three decimals up to 30
+-- (a fractional df is rounded down: a wider interval), then the
+-- Cornish-Fisher expansion (error under 0.001).
+CREATE OR REPLACE FUNCTION _t975(df float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE
+    WHEN df < 1 THEN NULL
+    WHEN df <= 30 THEN (ARRAY[12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                              2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                              2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042])[floor(df)::int]
+    ELSE 1.959964 + 2.37224 / df + 2.82217 / (df * df)
+END;
+
+-- The equivalence margin in percent: walpressure.equivalence_margin, 2
+-- unless set.
+CREATE OR REPLACE FUNCTION _margin()
+RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN coalesce(nullif(current_setting('walpressure.equivalence_margin', true), '')::float8, 2);
+
+-- A ratio for people: three decimals near 1 (where a margin of 2% lives),
+-- two up to 10, then fewer.
+CREATE OR REPLACE FUNCTION _ratio_text(x float8)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN x >= 100 THEN round(x::numeric)::text
+            WHEN x >= 10 THEN round(x::numeric, 1)::text
+            WHEN x >= 0.9 AND x < 1.1 THEN round(x::numeric, 3)::text
+            ELSE round(x::numeric, 2)::text END;
+
+-- The rule.  a and b: one figure per round of the two values (paired: the
+-- same rounds in the same order, a round that lacks either left out by the
+-- caller; else two independent samples).  higher_better: tps (a larger
+-- figure is better) or a latency.  The effect is a over b.
+CREATE OR REPLACE FUNCTION _decide(a float8[], b float8[], paired bool, higher_better bool,
+                                   margin_pct float8,
+                                   OUT rounds int, OUT ratio float8, OUT ci_low float8,
+                                   OUT ci_high float8, OUT verdict text, OUT rounds_needed int,
+                                   OUT detail text)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    m float8;          -- mean log ratio
+    se float8;         -- its standard error
+    df float8;
+    half float8;
+    spread float8;     -- what se is times sqrt(rounds): for the rounds needed
+    two_sided bool;    -- rounds needed counted per side (unpaired)
+    lim float8 := ln(1 + margin_pct / 100);
+    na int; nb int; ma float8; mb float8; va float8; vb float8;
+    up text := CASE WHEN higher_better THEN 'faster' ELSE 'higher' END;
+    down text := CASE WHEN higher_better THEN 'slower' ELSE 'lower' END;
+    how text;
+BEGIN
+    IF paired THEN
+        SELECT count(*)::int, avg(ln(x / y)), stddev_samp(ln(x / y)) INTO rounds, m, spread
+        FROM unnest(a, b) AS u(x, y) WHERE x > 0 AND y > 0;
+        IF rounds >= 2 THEN
+            se := spread / sqrt(rounds);
+            df := rounds - 1;
+        END IF;
+        how := format('%s paired round%s', rounds, CASE WHEN rounds = 1 THEN '' ELSE 's' END);
+    ELSE
+        SELECT count(*)::int, avg(ln(x)), var_samp(ln(x)) INTO na, ma, va FROM unnest(a) AS x WHERE x > 0;
+        SELECT count(*)::int, avg(ln(y)), var_samp(ln(y)) INTO nb, mb, vb FROM unnest(b) AS y WHERE y > 0;
+        rounds := least(na, nb);
+        m := ma - mb;
+        IF na >= 2 AND nb >= 2 THEN
+            se := sqrt(va / na + vb / nb);
+            -- Welch-Satterthwaite
+            df := CASE WHEN se > 0 THEN power(se, 4) / (power(va / na, 2) / (na - 1) + power(vb / nb, 2) / (nb - 1))
+                       ELSE na + nb - 2 END;
+            spread := sqrt(va + vb);
+            two_sided := true;
+        END IF;
+        how := format('%s and %s rounds, unpaired', na, nb);
+    END IF;
+    IF m IS NULL THEN
+        verdict := 'undecided';
+        detail := 'no round measured both';
+        RETURN;
+    END IF;
+    ratio := exp(m);
+    IF se IS NULL THEN
+        verdict := 'undecided';
+        detail := format('%sx from one round: no interval (repeats => 3 or more gives one)',
+                         walpressure._ratio_text(ratio));
+        RETURN;
+    END IF;
+    half := walpressure._t975(df) * se;
+    ci_low := exp(m - half);
+    ci_high := exp(m + half);
+    detail := format('%sx (95%% interval %s-%s, %s)', walpressure._ratio_text(ratio),
+                     walpressure._ratio_text(ci_low), walpressure._ratio_text(ci_high), how);
+    IF m - half > 0 THEN
+        verdict := up;
+    ELSIF m + half < 0 THEN
+        verdict := down;
+    ELSIF abs(m) + half <= lim THEN
+        verdict := 'equivalent';
+        detail := format('the same within ±%s%%: %s', margin_pct, detail);
+    ELSE
+        verdict := 'undecided';
+        -- the rounds at which this spread would give an interval that
+        -- excludes 1 or lies within the margin (a t interval narrows as
+        -- t(k - 1) / sqrt(k)); none when the difference is about the margin
+        SELECT min(k) INTO rounds_needed
+        FROM generate_series(rounds + 1, 1000) AS k
+        WHERE walpressure._t975(CASE WHEN two_sided THEN 2 * k - 2 ELSE k - 1 END) * spread / sqrt(k)
+              < greatest(abs(m), lim - abs(m));
+        detail := format('undecided: %s; %s', detail,
+                         CASE WHEN rounds_needed IS NULL THEN
+                                  'no practical number of rounds would decide at this spread (the difference is about the margin)'
+                              ELSE format('about %s more round%s would decide at this spread', rounds_needed - rounds,
+                                          CASE WHEN rounds_needed - rounds = 1 THEN '' ELSE 's' END) END);
+    END IF;
+END
+$$;
+
+COMMENT ON FUNCTION _decide(float8[], float8[], bool, bool, float8) IS
+'The decision rule: the effect of a over b (per-round figures; paired: the same rounds) as a geometric mean ratio with a 95% t interval on the logs (Welch''s when unpaired), and faster / slower (interval excludes 1), equivalent (interval within +-margin_pct%) or undecided, with the rounds that would decide at the spread seen';
+
+-- Every value's effect against another of the same sweep (by default the
+-- baseline: the server's value when the sweep started, when it is among the
+-- values, else the first), paired by round: tps, latency_p50 and
+-- latency_p99.  Steps left out of the figures (discarded) are left out.
+CREATE OR REPLACE FUNCTION effects(sweep_id bigint, against int DEFAULT NULL)
+RETURNS TABLE (value_pos int, value text, metric text, rounds int, ratio numeric,
+               ratio_ci_low numeric, ratio_ci_high numeric, verdict text,
+               rounds_needed int, detail text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH ref AS (
+        SELECT coalesce($2, s.current_pos, 1) AS pos
+        FROM walpressure.sweeps s WHERE s.sweep_id = $1
+    ), st AS (
+        SELECT x.value_pos, x.value, x.repeat, x.tps, x.latency_p50_ms, x.latency_p99_ms
+        FROM walpressure.steps x
+        WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0
+    ), figures AS (
+        SELECT v.value_pos, min(v.value) AS value, k.metric, k.higher_better,
+               array_agg(k.x ORDER BY v.repeat) AS a, array_agg(k.y ORDER BY v.repeat) AS b
+        FROM st v
+        JOIN st r ON r.repeat = v.repeat AND r.value_pos = (SELECT pos FROM ref)
+        CROSS JOIN LATERAL (VALUES ('tps', v.tps, r.tps, true),
+                                   ('latency_p50', v.latency_p50_ms, r.latency_p50_ms, false),
+                                   ('latency_p99', v.latency_p99_ms, r.latency_p99_ms, false))
+                           AS k(metric, x, y, higher_better)
+        WHERE v.value_pos <> (SELECT pos FROM ref) AND k.x IS NOT NULL AND k.y IS NOT NULL
+        GROUP BY v.value_pos, k.metric, k.higher_better
+    )
+    SELECT f.value_pos, f.value, f.metric, d.rounds,
+           round(d.ratio::numeric, 3), round(d.ci_low::numeric, 3), round(d.ci_high::numeric, 3),
+           d.verdict, d.rounds_needed, d.detail
+    FROM figures f
+    CROSS JOIN LATERAL walpressure._decide(f.a, f.b, true, f.higher_better, walpressure._margin()) AS d
+    ORDER BY f.value_pos, f.metric
+$$;
+
+COMMENT ON FUNCTION effects(bigint, int) IS
+'Each value''s effect against the baseline (or against value_pos `against`), paired by interleaved round, for tps, latency_p50 and latency_p99: the geometric mean of the per-round ratios, its 95% interval (t on the logs), the verdict (faster / slower, or lower / higher for a latency, when the interval excludes 1; equivalent when it lies within +-walpressure.equivalence_margin %; else undecided) and the rounds that would decide at this spread';
+
+-- The value a sweep's answer starts from: the one with the most tps (the
+-- geometric mean of its rounds, steps that count).
+CREATE OR REPLACE FUNCTION _top(sweep_id bigint)
+RETURNS int
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT x.value_pos FROM walpressure.steps x
+    WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
+    GROUP BY x.value_pos
+    ORDER BY avg(ln(x.tps)) DESC, x.value_pos
+    LIMIT 1
+$$;
+
+-- The values that cannot be told from the top (its tps effect against
+-- them is not decided), the top among them: what an answer chooses from.
+-- against_base: each one's tps verdict against the baseline.
+CREATE OR REPLACE FUNCTION _ties(sweep_id bigint)
+RETURNS TABLE (value_pos int, value text, verdict_vs_top text, equivalent_to_top bool)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH t AS (SELECT walpressure._top($1) AS pos)
+    SELECT t.pos, (SELECT min(x.value) FROM walpressure.steps x WHERE x.sweep_id = $1 AND x.value_pos = t.pos),
+           'top', true
+    FROM t WHERE t.pos IS NOT NULL
+    UNION ALL
+    SELECT e.value_pos, e.value, e.verdict, e.verdict = 'equivalent'
+    FROM t CROSS JOIN LATERAL walpressure.effects($1, t.pos) AS e
+    WHERE e.metric = 'tps' AND e.verdict <> 'slower'
+$$;
+
+-- repeats => 'auto': is the answer clear after the rounds so far?  Why, or
+-- NULL to add a round (coordinator/decision.c asks after each round): the
+-- top is decided against every other value, or every value that cannot be
+-- told from it is the same within the margin.
+CREATE OR REPLACE FUNCTION _rounds_decided(sweep_id bigint)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH t AS (SELECT * FROM walpressure._ties($1))
+    SELECT CASE
+        WHEN NOT EXISTS (SELECT FROM t) THEN NULL
+        WHEN (SELECT count(*) FROM t) = 1 THEN
+            format('decided: %s has the most tps, beyond the 95%% interval of every other value',
+                   (SELECT value FROM t))
+        WHEN (SELECT bool_and(equivalent_to_top) FROM t) THEN
+            format('equivalent: %s are the same within ±%s%% (95%% intervals)',
+                   (SELECT string_agg(value, ', ' ORDER BY value_pos) FROM t), walpressure._margin())
+    END
+$$;
+
+REVOKE ALL ON FUNCTION _rounds_decided(bigint) FROM PUBLIC;
