@@ -7,19 +7,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('statistics');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-fsync = on
-max_worker_processes = 16
-});
-$node->start;
-$node->safe_psql('postgres', q{
-CREATE EXTENSION walpressure CASCADE;
-SELECT walpressure.init_pgbench(1);
-});
+my $node = new_node('statistics', conf => [ fsync => 'on', max_worker_processes => 16 ], pgbench => 1);
 
 # A/A: the same value three times, three interleaved repeats each
 my $id = $node->safe_psql('postgres', q{
@@ -38,7 +28,7 @@ is($node->safe_psql('postgres', qq{SELECT value || ' ' || (apply IS NULL) || ' '
 	'best keeps the current value when nothing beats it, with no ALTER SYSTEM line');
 like($node->safe_psql('postgres', qq{SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id}),
 	qr/no value differs from commit_delay = 0 \(the current value\) beyond noise/, 'and says that nothing differs beyond noise');
-is($node->safe_psql('postgres', qq{SELECT current_value || ' ' || current_pos FROM walpressure.sweeps WHERE sweep_id = $id}),
+is(sweep_field($node, $id, q{current_value || ' ' || current_pos}),
 	'0 1', 'the sweep recorded the server\'s value of commit_delay and found it among its values');
 
 # the server's current value, set for the database, not among the values: a
@@ -71,7 +61,7 @@ my $sid = $out;
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 2,
                              duration => 1, warmup => 0, prewarm => false, repeats => 'auto')});
-like($node->safe_psql('postgres', qq{SELECT rounds_stop FROM walpressure.sweeps WHERE sweep_id = $id}),
+like(sweep_field($node, $id, 'rounds_stop'),
 	qr/^decided: off beats the baseline beyond its 95% interval, after \d+ rounds$/,
 	'repeats => auto stops once a value beats the baseline beyond its interval');
 is($node->safe_psql('postgres', qq{
@@ -84,11 +74,11 @@ $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 2,
                              duration => 1, warmup => 0, prewarm => false, budget => 10)});
 my $took = time() - $t0;
-like($node->safe_psql('postgres', qq{SELECT rounds_stop FROM walpressure.sweeps WHERE sweep_id = $id}),
+like(sweep_field($node, $id, 'rounds_stop'),
 	qr/^(undecided after \d+ rounds: another \(about \d+ s\) would pass the budget of 10 s|narrow: .*|decided: .*)$/,
 	'a budget: rounds stop before they would pass it (or once the answer is clear)');
 ok($took < 25, "and the sweep took $took s, the budget and its setup");
-cmp_ok($node->safe_psql('postgres', qq{SELECT steps_done FROM walpressure.sweeps WHERE sweep_id = $id}), '>=', 6,
+cmp_ok(sweep_field($node, $id, 'steps_done'), '>=', 6,
 	'at least 3 rounds');
 is($node->safe_psql('postgres', qq{
 SELECT count(*) = count(sample_time) AND max(sample_time) - min(sample_time) BETWEEN '0.5 s' AND '2.5 s'
