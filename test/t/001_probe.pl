@@ -5,18 +5,10 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('probe');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-fsync = on
-track_wal_io_timing = on
-autovacuum = off
-walpressure.sample_interval = 500
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+my $node = new_node('probe', conf => [ fsync => 'on', track_wal_io_timing => 'on', autovacuum => 'off',
+	'walpressure.sample_interval' => 500 ]);
 $node->command_ok([ 'pgbench', '-i', '-s', '5', '-q', 'postgres' ], 'pgbench -i');
 
 # The server's own count of WAL fsyncs: pg_stat_wal up to 17, pg_stat_io's
@@ -96,9 +88,7 @@ my $minute = $node->safe_psql('postgres',
 is($minute, $commits, 'last 60 s row agrees within a minute of the reset');
 
 # The samples cover the run: their commits add up to the probe's.
-my $sampled = $node->poll_query_until('postgres', qq{
-SELECT sum(commits) = $commits FROM walpressure.samples});
-ok($sampled, 'the samples add up to the commits');
+ok(poll($node, qq{SELECT sum(commits) = $commits FROM walpressure.samples}), 'the samples add up to the commits');
 my $waits = $node->safe_psql('postgres',
 	q{SELECT max(waiting_walwrite_lock + waiting_wal_sync) > 0 FROM walpressure.samples});
 is($waits, 't', 'the sampler saw backends waiting on the WAL flush');

@@ -7,53 +7,69 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('sampler');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-walpressure.sample_interval = 200
-restart_after_crash = on
 # WAL fsyncs for the live view's consistency under load (the test
 # framework's default is fsync = off: no fsync to count)
-fsync = on
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+my $node = new_node('sampler',
+	conf => [ 'walpressure.sample_interval' => 200, restart_after_crash => 'on', fsync => 'on' ]);
+# one connection for the queries around the crashes below: it reconnects
+# when a crash-restart has killed its backend
+my $s = session($node);
 
 sub sampler_pid
 {
-	return $node->safe_psql('postgres',
-		q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'});
+	return $s->query(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'});
 }
 
 # Intervals of the newest samples, once at least `n` exist after a reset.
+# The first interval after a reset starts at the reset: the reset comes
+# just after a sample (in the server, whatever the load on this machine),
+# so that interval is a whole one but for milliseconds.
 sub recent_intervals
 {
 	my ($n) = @_;
-	$node->safe_psql('postgres', 'SELECT walpressure.reset()');
-	$node->poll_query_until('postgres',
-		qq{SELECT count(*) >= $n FROM walpressure.samples})
-	  or die "no $n samples";
-	return $node->safe_psql('postgres', qq{
-SELECT round(avg(seconds), 1) FROM walpressure.samples});
+	$s->query(q{
+DO $$
+DECLARE t0 timestamptz := (SELECT max(sample_time) FROM walpressure.samples);
+BEGIN
+  WHILE (SELECT max(sample_time) FROM walpressure.samples) IS NOT DISTINCT FROM t0 LOOP
+    PERFORM pg_sleep(0.005);
+  END LOOP;
+  PERFORM walpressure.reset();
+END $$});
+	wait_sql($node, qq{SELECT count(*) >= $n FROM walpressure.samples}, "$n samples");
+	return $s->query(q{SELECT round(avg(seconds), 1) FROM walpressure.samples});
+}
+
+# kill -9 of a server process: the postmaster crash-restarts the server,
+# and the sampler comes back
+sub crash_restart
+{
+	my ($pid, $name) = @_;
+	ok(kill9($node, $pid), $name);
+	wait_sql($node, q{SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'},
+		'the sampler to come back');
+	return;
 }
 
 my $pid = sampler_pid();
 like($pid, qr/^\d+$/, 'the sampler runs');
 is(recent_intervals(4), '0.2', 'samples every 200 ms');
 
-# SIGHUP: a new interval, same process
-$node->safe_psql('postgres', q{
+# SIGHUP: a new interval, same process (once the sampler took it, its
+# samples are a second long)
+$s->query(q{
 ALTER SYSTEM SET walpressure.sample_interval = '1s';
 SELECT pg_reload_conf();
 });
+wait_sql($node, q{SELECT seconds >= 0.9 FROM walpressure.samples LIMIT 1}, 'a sample at the new interval');
 is(recent_intervals(3), '1.0', 'after a reload, samples every second');
 is(sampler_pid(), $pid, 'the sampler took the reload without restarting');
 
 # terminated by a superuser: it leaves quietly and is started again
 $node->safe_psql('postgres', qq{SELECT pg_terminate_backend($pid)});
-ok($node->poll_query_until('postgres', qq{
+ok(poll($node, qq{
 SELECT count(*) = 1 FROM pg_stat_activity
 WHERE backend_type = 'walpressure sampler' AND pid <> $pid}),
 	'a terminated sampler is started again');
@@ -61,16 +77,10 @@ $pid = sampler_pid();
 
 # kill -9 of the sampler: a process attached to shared memory died, so the
 # postmaster restarts the server; the sampler comes back.
-my $log_offset = -s $node->logfile;
-kill 'KILL', $pid;
-ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset),
-	'the server crash-restarted');
-$node->poll_query_until('postgres',
-	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'})
-  or die 'sampler did not come back';
+crash_restart($pid, 'the server crash-restarted');
 my $new_pid = sampler_pid();
 isnt($new_pid, $pid, 'the sampler is back, as a new process');
-ok($node->poll_query_until('postgres', q{SELECT count(*) >= 2 FROM walpressure.samples}),
+ok(poll($node, q{SELECT count(*) >= 2 FROM walpressure.samples}),
 	'and it samples again');
 is($node->safe_psql('postgres', q{
 SELECT bool_and(newer > older) FROM (
@@ -79,29 +89,22 @@ WHERE older IS NOT NULL}), 't', 'walpressure.samples lists the newest interval f
 
 # kill -9 of another server process (the WAL writer): crash-restart, then
 # everything works again
-my $walwriter = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'});
-$log_offset = -s $node->logfile;
-kill 'KILL', $walwriter;
-ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset),
+crash_restart($s->query(q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'}),
 	'WAL writer killed: the server crash-restarted');
-$node->poll_query_until('postgres',
-	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'})
-  or die 'sampler did not come back';
 
-$node->safe_psql('postgres', q{
+$s->query(q{
 SELECT walpressure.reset();
 CREATE TABLE after_crash (i int);
 INSERT INTO after_crash VALUES (1);
 });
-is($node->safe_psql('postgres',
-	q{SELECT commits FROM walpressure.live WHERE period = 'since reset'}),
+is($s->query(q{SELECT commits FROM walpressure.live WHERE period = 'since reset'}),
 	'2', 'the probe counts commits after the crash-restart');
 
 # a clean stop and start: no complaint from the library
 $node->restart;
-is($node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.live}), '2',
+is($s->query(q{SELECT count(*) FROM walpressure.live}), '2',
 	'live reads after a restart');
+$s->quit;
 my $log = slurp_file($node->logfile);
 unlike($log, qr/walpressure.*(ERROR|FATAL)|(ERROR|FATAL).*walpressure/,
 	'no error from walpressure in the server log');
@@ -114,6 +117,8 @@ $node->safe_psql('postgres', 'SELECT walpressure.reset()');
 my $sid = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY[0], clients => 4,
                              duration => 6, warmup => 0, prewarm => false, wait => false)});
+# read while the load runs, not before it started
+wait_window($node);
 my ($rows, $over) = (0, 0);
 for (1 .. 40)
 {
@@ -127,8 +132,7 @@ ok($rows > 40, "live read $rows times under load");
 is($over, 0, 'leader_fsyncs never exceeds wal_fsyncs in a row of live');
 is($node->safe_psql('postgres', q{SELECT count(*) FILTER (WHERE leaders > wal_fsyncs) FROM walpressure.samples}),
 	'0', 'nor leaders in a row of samples');
-$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $sid})
-  or die 'the sweep did not end';
+wait_sweep($node, $sid);
 
 $node->stop;
 done_testing();

@@ -6,20 +6,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-
-my $node = PostgreSQL::Test::Cluster->new('sweep');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-fsync = on
-max_worker_processes = 16
-shared_buffers = 256MB
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+use WalPressure::Test;
 
 # init_pgbench builds what pgbench -i -s 2 builds
-$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(2)');
+my $node = new_node('sweep', conf => [ fsync => 'on', max_worker_processes => 16, shared_buffers => '256MB' ],
+	pgbench => 2);
 is($node->safe_psql('postgres', q{
 SELECT (SELECT count(*) FROM pgbench_branches) || ' ' || (SELECT count(*) FROM pgbench_tellers)
     || ' ' || (SELECT count(*) FROM pgbench_accounts) || ' ' || (SELECT count(*) FROM pgbench_history)
@@ -56,9 +47,7 @@ is(scalar @notices, 4, 'one NOTICE per step');
 like($notices[0], qr/step 1\/4: commit_delay = 0 \(repeat 1\): [\d.]+ tps, [\d.]+ commits per fsync/,
 	'the NOTICE gives tps and commits per fsync');
 
-is($node->safe_psql('postgres', qq{
-SELECT status || ' ' || steps_done || '/' || steps_total FROM walpressure.sweeps WHERE sweep_id = $id}),
-	'done 4/4', 'the sweep is done');
+is(sweep_field($node, $id, q{status || ' ' || steps_done || '/' || steps_total}), 'done 4/4', 'the sweep is done');
 is($node->safe_psql('postgres', qq{
 SELECT string_agg(value || '#' || repeat, ' ' ORDER BY step) FROM walpressure.steps WHERE sweep_id = $id}),
 	'0#1 1000#1 0#2 1000#2', 'repeats interleaved');
@@ -169,40 +158,33 @@ is($node->safe_psql('postgres', q{SELECT DISTINCT commit_delay || ' ' || commit_
 # a value is recorded as the server holds it: commit_delay is an integer,
 # so 0.5 runs as 0 and 1e1 as 10, and the steps say so
 $node->safe_psql('postgres', 'TRUNCATE seen');
-my ($rc, $out, $err) = $node->psql('postgres', q{
+my (undef, $rounded, $rounded_err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY[0.5, 1e1], clients => 1, duration => '1 s',
                              warmup => '0 s', workload => 'custom',
                              settings => '{"sql": "INSERT INTO seen SELECT current_setting(''commit_delay''), NULL"}')});
 is($node->safe_psql('postgres', qq{
-SELECT (SELECT vals::text FROM walpressure.sweeps WHERE sweep_id = $out)
-       || ' ' || (SELECT string_agg(DISTINCT value, ',' ORDER BY value) FROM walpressure.steps WHERE sweep_id = $out)
+SELECT (SELECT vals::text FROM walpressure.sweeps WHERE sweep_id = $rounded)
+       || ' ' || (SELECT string_agg(DISTINCT value, ',' ORDER BY value) FROM walpressure.steps WHERE sweep_id = $rounded)
        || ' ' || (SELECT string_agg(DISTINCT commit_delay, ',' ORDER BY commit_delay) FROM seen)}),
 	'{0,10} 0,10 0,10', 'a number the server rounds is recorded as it ran');
-like($err, qr/NOTICE:  commit_delay = 0.5 is 0 to the server \(an integer setting\): the sweep records it as 0/,
+like($rounded_err, qr/NOTICE:  commit_delay = 0.5 is 0 to the server \(an integer setting\): the sweep records it as 0/,
 	'and a NOTICE says so');
 
-is($node->safe_psql('postgres', q{
-SELECT count(*) FROM pg_stat_activity
-WHERE backend_type IN ('walpressure client', 'walpressure coordinator')}),
-	'0', 'no worker outlives its sweep');
+is(worker_count($node), '0', 'no worker outlives its sweep');
 
 # a waiting run_sweep holds back no VACUUM: its backend has no xmin
-my $bg = $node->background_psql('postgres');
-$bg->query_until(qr/started/, q{
-\echo started
+my $bg = session($node);
+$bg->start(q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0'], engine => 'backend', clients => 2, duration => '2 s',
-                             warmup => '0 s', label => 'xmin');
-});
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'})
-  or die 'no clients';
+                             warmup => '0 s', label => 'xmin')});
+wait_clients($node);
 is($node->safe_psql('postgres', q{
 SELECT backend_xmin IS NULL FROM pg_stat_activity
 WHERE query LIKE '%label => ''xmin''%' AND pid <> pg_backend_pid()}),
 	't', 'the waiting run_sweep holds no snapshot back');
+$bg->finish;
 $bg->quit;
-$node->poll_query_until('postgres',
-	q{SELECT status = 'done' FROM walpressure.sweeps WHERE label = 'xmin'}) or die;
+wait_sql($node, q{SELECT status = 'done' FROM walpressure.sweeps WHERE label = 'xmin'}, 'the xmin sweep');
 
 $node->stop;
 done_testing();

@@ -6,38 +6,27 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('reliability');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-restart_after_crash = on
-});
-$node->start;
-$node->safe_psql('postgres', q{
-CREATE EXTENSION walpressure CASCADE;
-SELECT walpressure.init_pgbench(1);
-});
-
-sub workers
-{
-	return $node->safe_psql('postgres', q{
-SELECT count(*) FROM pg_stat_activity
-WHERE backend_type IN ('walpressure client', 'walpressure coordinator')});
-}
+my $node = new_node('reliability', conf => [ max_worker_processes => 16, restart_after_crash => 'on' ],
+	pgbench => 1);
 
 sub wait_steps
 {
 	my ($id, $n) = @_;
-	$node->poll_query_until('postgres',
-		qq{SELECT steps_done >= $n FROM walpressure.sweeps WHERE sweep_id = $id})
-	  or die "sweep $id did not reach $n steps";
+	sweep_reaches($node, $id, "steps_done >= $n") or die "sweep $id did not reach $n steps";
 	# and the next step's clients are running
-	$node->poll_query_until('postgres',
-		q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'})
-	  or die "no clients running";
+	wait_clients($node);
+}
+
+# a one-step sweep with the backend engine runs to its end
+sub sweep_runs
+{
+	my ($name) = @_;
+	my $id = $node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
+                             warmup => '0 s', engine => 'backend')});
+	is(sweep_field($node, $id, 'status'), 'done', $name);
 }
 
 # cancel_sweep in the middle of the second step
@@ -51,30 +40,25 @@ is($node->safe_psql('postgres', qq{
 SELECT status || ' ' || steps_done || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
 FROM walpressure.sweeps WHERE sweep_id = $id}),
 	'cancelled 1 1', 'cancelled: the finished step is kept, the one in flight is not');
-is(workers(), '0', 'no worker left after cancel_sweep');
+is(worker_count($node), '0', 'no worker left after cancel_sweep');
 
 # Ctrl-C on a waiting run_sweep: the same as pg_cancel_backend on its backend
-my ($in, $out, $err) = ('', '', '');
-my $h = IPC::Run::start(
-	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-	  q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200'], clients => 2,
+my $h = background($node, q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200'], clients => 2,
 	                                 duration => '2 s', warmup => '0 s', engine => 'backend', prewarm => false,
-	                                 label => 'ctrl-c')} ],
-	'<', \$in, '>', \$out, '2>', \$err);
-$node->poll_query_until('postgres',
-	q{SELECT count(*) = 1 FROM walpressure.sweeps WHERE label = 'ctrl-c'}) or die;
+	                                 label => 'ctrl-c')});
+wait_sql($node, q{SELECT count(*) = 1 FROM walpressure.sweeps WHERE label = 'ctrl-c'}, 'the ctrl-c sweep');
 $id = $node->safe_psql('postgres', q{SELECT sweep_id FROM walpressure.sweeps WHERE label = 'ctrl-c'});
 wait_steps($id, 1);
 $node->safe_psql('postgres', q{
 SELECT pg_cancel_backend(pid) FROM pg_stat_activity
 WHERE query LIKE '%ctrl-c%' AND backend_type = 'client backend' AND pid <> pg_backend_pid()});
-$h->finish;
+my (undef, $err) = $h->finish;
 like($err, qr/canceling statement due to user request/, 'Ctrl-C: run_sweep is cancelled');
 is($node->safe_psql('postgres', qq{
 SELECT status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
 FROM walpressure.sweeps WHERE sweep_id = $id}),
 	'cancelled 1', 'Ctrl-C cancels the sweep and keeps the finished step');
-is(workers(), '0', 'no worker left after Ctrl-C');
+is(worker_count($node), '0', 'no worker left after Ctrl-C');
 
 # custom SQL runs as the caller: no rights, no result
 $node->safe_psql('postgres', q{
@@ -132,12 +116,9 @@ wait_steps($id, 0);
 $node->safe_psql('postgres', q{
 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 WHERE backend_type = 'walpressure client' LIMIT 1});
-ok($node->poll_query_until('postgres',
-	qq{SELECT status = 'failed' FROM walpressure.sweeps WHERE sweep_id = $id}),
-	'a terminated client fails the sweep');
-like($node->safe_psql('postgres', "SELECT error FROM walpressure.sweeps WHERE sweep_id = $id"),
-	qr/terminated before the step ended/, 'and the sweep says why');
-is(workers(), '0', 'no worker left after a terminated client');
+ok(sweep_reaches($node, $id, "status = 'failed'"), 'a terminated client fails the sweep');
+like(sweep_field($node, $id, 'error'), qr/terminated before the step ended/, 'and the sweep says why');
+is(worker_count($node), '0', 'no worker left after a terminated client');
 
 # kill -9 of one client in the middle of a step
 $id = $node->safe_psql('postgres', q{
@@ -145,29 +126,18 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100', '200', '300'], cl
                              duration => '2 s', warmup => '0 s', engine => 'backend', prewarm => false,
                              wait => false)});
 wait_steps($id, 2);
-my $client = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure client' LIMIT 1});
-my $log_offset = -s $node->logfile;
-kill 'KILL', $client;
-ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset),
-	'kill -9 of a client: the server crash-restarts');
-ok($node->poll_query_until('postgres',
-	qq{SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id}),
-	'the sweep reads aborted');
+ok(kill9($node, backend_pid($node, 'walpressure client')), 'kill -9 of a client: the server crash-restarts');
+ok(sweep_reaches($node, $id, "status = 'aborted'"), 'the sweep reads aborted');
 my $done = $node->safe_psql('postgres', qq{
 SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id});
 cmp_ok($done, '>=', 2, 'the steps finished before the crash are intact');
 is($node->safe_psql('postgres', qq{
 SELECT count(*) = $done AND bool_and(tps > 0) FROM walpressure.steps
 WHERE sweep_id = $id AND step <= $done}), 't', 'and complete');
-is(workers(), '0', 'no worker left after the crash');
+is(worker_count($node), '0', 'no worker left after the crash');
 
 # and a new sweep runs
-$id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
-                             warmup => '0 s', engine => 'backend')});
-is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"),
-	'done', 'a new sweep runs after the crash');
+sweep_runs('a new sweep runs after the crash');
 
 # a client worker that cannot stop (SIGSTOP: it cannot act on SIGTERM) is
 # given up on, and no later step reuses its slot while it lives
@@ -176,26 +146,19 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 1, d
                              warmup => '0 s', engine => 'backend', prewarm => false, wait => false,
                              workload => 'custom', settings => '{"sql": "SELECT pg_sleep(1)"}')});
 # stopped while it sleeps, holding no lock anyone else waits for
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client' AND wait_event = 'PgSleep'})
-  or die;
-my $stuck = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure client'});
+wait_sql($node,
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client' AND wait_event = 'PgSleep'},
+	'the client in pg_sleep');
+my $stuck = backend_pid($node, 'walpressure client');
 kill 'STOP', $stuck;
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
-like($node->safe_psql('postgres', "SELECT status || ': ' || error FROM walpressure.sweeps WHERE sweep_id = $id"),
+wait_sweep($node, $id);
+like(sweep_field($node, $id, q{status || ': ' || error}),
 	qr/^failed: a walpressure client worker of an earlier step \(pid $stuck\) has not stopped/,
 	'a client that does not stop: the next step refuses to reuse its slot, the sweep fails saying so');
 kill 'CONT', $stuck;
-ok($node->poll_query_until('postgres',
-	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}),
+ok(poll($node, q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}),
 	'once it can, it stops');
-$id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, duration => '1 s',
-                             warmup => '0 s', engine => 'backend')});
-is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"),
-	'done', 'and the next sweep runs');
+sweep_runs('and the next sweep runs');
 
 $node->stop;
 done_testing();

@@ -6,18 +6,10 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('cap');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-fsync = on
-max_worker_processes = 16
-shared_buffers = 512MB
-restart_after_crash = on
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+my $node = new_node('cap',
+	conf => [ fsync => 'on', max_worker_processes => 16, shared_buffers => '512MB', restart_after_crash => 'on' ]);
 my $pgdata = $node->data_dir;
 
 sub cap_state
@@ -57,6 +49,14 @@ sub compare_fsync
 	@probe = sort { $a <=> $b } @probe;
 	note "pg_test_fsync @ref; probe_fsync @probe";
 	return ($ref[1], $probe[1]);
+}
+
+# walpressure.cgroup for the whole server, once a new session sees it
+sub use_cgroup
+{
+	my ($cgroup) = @_;
+	$node->safe_psql('postgres', qq{ALTER SYSTEM SET walpressure.cgroup = '$cgroup'; SELECT pg_reload_conf()});
+	poll($node, qq{SELECT current_setting('walpressure.cgroup') = '$cgroup'});
 }
 
 like($node->safe_psql('postgres', 'SELECT mode FROM walpressure.iops_cap'), qr/v1/,
@@ -153,25 +153,15 @@ $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '0', '0'], engine => 'backend', clients => 4,
                              duration => '3 s', warmup => '0 s', iops_cap => 700,
                              prewarm => false, wait => false)});
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+wait_clients($node);
 like(cap_state(), qr{^700 }, 'the sweep holds a 700 IOPS cap');
-my $client = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure client' LIMIT 1});
-my $offset = -s $node->logfile;
-kill 'KILL', $client;
-ok($node->wait_for_log(qr/all server processes terminated; reinitializing/, $offset),
-	'kill -9: the server crash-restarts');
-ok($node->poll_query_until('postgres',
-	qq{SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id}),
-	'the capped sweep reads aborted');
-ok($node->poll_query_until('postgres', q{SELECT write_iops IS NULL FROM walpressure.iops_cap}),
-	'no cap left on the device after the crash');
+ok(kill9($node, backend_pid($node, 'walpressure client')), 'kill -9: the server crash-restarts');
+ok(sweep_reaches($node, $id, "status = 'aborted'"), 'the capped sweep reads aborted');
+ok(poll($node, q{SELECT write_iops IS NULL FROM walpressure.iops_cap}), 'no cap left on the device after the crash');
 
 # the cgroup's own errors: each clear, nothing changed
 my ($ret, $out, $err);
-$node->safe_psql('postgres', q{ALTER SYSTEM SET walpressure.cgroup = 'walpressure_missing'; SELECT pg_reload_conf()});
-$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure_missing'});
+use_cgroup('walpressure_missing');
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
 like($err, qr/cgroup blkio:\/walpressure_missing does not exist/, 'a missing cgroup');
 like($err, qr/HINT:  As root, once: cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/walpressure_missing/,
@@ -180,8 +170,7 @@ like($err, qr/HINT:  As root, once: cgcreate -a postgres:postgres -t postgres:po
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, iops_cap => 100)});
 like($err, qr/does not exist/, 'run_sweep with a cap checks the cgroup before anything starts');
 
-$node->safe_psql('postgres', q{ALTER SYSTEM SET walpressure.cgroup = 'walpressure_nodeleg'; SELECT pg_reload_conf()});
-$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure_nodeleg'});
+use_cgroup('walpressure_nodeleg');
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
 like($err, qr/cgroup blkio:\/walpressure_nodeleg is not delegated to this server's user/,
 	'a cgroup not delegated');
@@ -196,14 +185,7 @@ WHERE iops_cap = 100}), '0', 'the refused sweeps recorded nothing');
 $node->stop;
 
 # no cgroup file system at all (the hierarchy's location pointed elsewhere)
-my $bare = PostgreSQL::Test::Cluster->new('nocgroup');
-$bare->init;
-$bare->append_conf('postgresql.conf', "shared_preload_libraries = 'walpressure'");
-{
-	local $ENV{WALPRESSURE_CGROUP_FS} = PostgreSQL::Test::Utils::tempdir;
-	$bare->start;
-}
-$bare->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+my $bare = new_node('nocgroup', env => { WALPRESSURE_CGROUP_FS => PostgreSQL::Test::Utils::tempdir });
 ($ret, $out, $err) = $bare->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
 like($err, qr/no cgroup hierarchy with an IO controller is mounted/, 'no cgroup hierarchy');
 is($bare->safe_psql('postgres', 'SELECT mode FROM walpressure.iops_cap'), 'none',

@@ -6,23 +6,15 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(usleep);
 use IPC::Run;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('server_settings');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-fsync = on
-max_worker_processes = 16
-wal_keep_size = 1GB
-restart_after_crash = on
-});
-$node->start;
-$node->safe_psql('postgres', q{
-CREATE EXTENSION walpressure CASCADE;
-SELECT walpressure.init_pgbench(1);
-});
+# WAL segments of 1MB: a max_wal_size of 2MB requests a checkpoint every
+# megabyte, which any machine writes within a step's window
+my $node = new_node('server_settings',
+	init => { extra => ['--wal-segsize=1'] },
+	conf => [ fsync => 'on', max_worker_processes => 16, wal_keep_size => '1GB', restart_after_crash => 'on' ],
+	pgbench => 1);
 my $pgdata = $node->data_dir;
 my $autoconf = "$pgdata/postgresql.auto.conf";
 
@@ -54,10 +46,13 @@ sub unchanged
 	ok(!-e "$pgdata/walpressure.needs_sync", "$what: no data directory sync pending");
 }
 
-sub sweep_field
+# postgresql.auto.conf as the DBA wrote it, again
+sub reference_back
 {
-	my ($id, $field) = @_;
-	return $node->safe_psql('postgres', "SELECT $field FROM walpressure.sweeps WHERE sweep_id = $id");
+	my ($what) = @_;
+	write_file($autoconf, $file_before);
+	$node->reload;
+	unchanged($what);
 }
 
 # the value the server has now, seen by a new session
@@ -68,27 +63,27 @@ sub show
 
 # --- a max_wal_size sweep: checkpoints per step in the results
 my $id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('max_wal_size', ARRAY['32MB', '1GB'], clients => 4,
+SELECT walpressure.run_sweep('max_wal_size', ARRAY['2MB', '1GB'], clients => 4,
                              duration => '4 s', warmup => '1 s', prewarm => false,
                              workload => 'batch-insert', settings => '{"batch_size": 1000}')});
-is(sweep_field($id, 'status'), 'done', 'max_wal_size sweep done');
+is(sweep_field($node, $id, 'status'), 'done', 'max_wal_size sweep done');
 unchanged('after a max_wal_size sweep');
-is(sweep_field($id, 'server_settings_restored'), 'restored byte for byte',
+is(sweep_field($node, $id, 'server_settings_restored'), 'restored byte for byte',
 	'the sweep says how it restored');
-is(sweep_field($id, q{server_originals->'max_wal_size'->>'in_auto_conf'}), 'false',
+is(sweep_field($node, $id, q{server_originals->'max_wal_size'->>'in_auto_conf'}), 'false',
 	'the original max_wal_size was not in postgresql.auto.conf');
 my ($req32, $req1g) = split /\|/, $node->safe_psql('postgres', qq{
-SELECT (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $id AND value = '32MB'),
+SELECT (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $id AND value = '2MB'),
        (SELECT checkpoints_requested FROM walpressure.results WHERE sweep_id = $id AND value = '1GB')});
-note "requested checkpoints in the window: 32MB $req32, 1GB $req1g";
+note "requested checkpoints in the window: 2MB $req32, 1GB $req1g";
 cmp_ok($req32, '>', $req1g, 'a small max_wal_size requests more checkpoints in the window');
 my ($bufsteps, $ckptbuf) = split /\|/, $node->safe_psql('postgres', qq{
 SELECT count(*) FILTER (WHERE buffers_checkpoint >= 0 AND buffers_clean >= 0 AND buffers_backend >= 0
                           AND buffers_backend_fsync >= 0),
-       max(buffers_checkpoint) FILTER (WHERE value = '32MB')
+       max(buffers_checkpoint) FILTER (WHERE value = '2MB')
 FROM walpressure.steps WHERE sweep_id = $id});
 is($bufsteps, 2, 'each step records the data-file buffers written by the checkpointer, the bgwriter and the rest');
-cmp_ok($ckptbuf, '>', 0, "the checkpoints at 32MB wrote buffers in the window ($ckptbuf)");
+cmp_ok($ckptbuf, '>', 0, "the checkpoints at 2MB wrote buffers in the window ($ckptbuf)");
 is($node->safe_psql('postgres', qq{
 SELECT count(*) FROM walpressure.steps
 WHERE sweep_id = $id AND checkpoint_write_ms >= 0 AND checkpoint_sync_ms >= 0 AND data_loss IS NULL}),
@@ -101,11 +96,11 @@ SELECT walpressure.run_sweep('wal_writer_delay', ARRAY['10ms', '1000ms'], client
                              duration => '2 s', warmup => '0 s', prewarm => false,
                              workload => 'custom',
                              settings => '{"sql": "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) SELECT -1, 1, 1, extract(epoch FROM current_setting(''wal_writer_delay'')::interval) * 1000, now()"}')});
-is(sweep_field($id, 'status'), 'done', 'wal_writer_delay sweep done');
+is(sweep_field($node, $id, 'status'), 'done', 'wal_writer_delay sweep done');
 is($node->safe_psql('postgres', q{
 SELECT string_agg(DISTINCT delta::text, ' ' ORDER BY delta::text) FROM pgbench_history WHERE tid = -1}),
 	'10 1000', 'each step\'s clients ran with its wal_writer_delay in effect');
-is(sweep_field($id, q{server_originals->'wal_writer_delay'->>'in_auto_conf'}), 'true',
+is(sweep_field($node, $id, q{server_originals->'wal_writer_delay'->>'in_auto_conf'}), 'true',
 	'the original wal_writer_delay was in postgresql.auto.conf');
 unchanged('after a wal_writer_delay sweep');
 
@@ -115,44 +110,36 @@ SELECT walpressure.run_sweep('checkpoint_completion_target', ARRAY['0.5', '0.7']
                              duration => '2 s', warmup => '0 s', prewarm => false, wait => false,
                              workload => 'custom',
                              settings => '{"sql": "SELECT CASE WHEN current_setting(''checkpoint_completion_target'') = ''0.7'' THEN 1 / floor(random())::int END"}')});
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
-is(sweep_field($id, 'status'), 'failed', 'a client error fails the sweep');
-like(sweep_field($id, 'error'), qr/^pgbench lost all its clients/, 'with pgbench\'s reason');
+wait_sweep($node, $id);
+is(sweep_field($node, $id, 'status'), 'failed', 'a client error fails the sweep');
+like(sweep_field($node, $id, 'error'), qr/^pgbench lost all its clients/, 'with pgbench\'s reason');
 unchanged('after a failed sweep');
 
 # --- cancel during a checkpoint_timeout step
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('checkpoint_timeout', ARRAY['30s', '1h'], clients => 2, engine => 'backend',
                              duration => '30 s', warmup => '0 s', prewarm => false, wait => false)});
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+wait_clients($node);
 is(show('checkpoint_timeout'), '30s', 'the step\'s checkpoint_timeout is in effect server-wide');
 is($node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)"), 't', 'cancel_sweep');
-is(sweep_field($id, 'status'), 'cancelled', 'the sweep reads cancelled');
+is(sweep_field($node, $id, 'status'), 'cancelled', 'the sweep reads cancelled');
 unchanged('after a cancel during a checkpoint_timeout step');
 
 # --- a change by someone else during the sweep is kept
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('wal_writer_flush_after', ARRAY['0', '1MB'], engine => 'backend', clients => 1,
                              duration => '3 s', warmup => '0 s', prewarm => false, wait => false)});
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
+wait_clients($node);
 $node->safe_psql('postgres', q{ALTER SYSTEM SET maintenance_work_mem = '77MB'});
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
-like(sweep_field($id, 'server_settings_restored'), qr/setting by setting/,
+wait_sweep($node, $id);
+like(sweep_field($node, $id, 'server_settings_restored'), qr/setting by setting/,
 	'a concurrent ALTER SYSTEM: restored setting by setting');
 like(slurp_file($autoconf), qr/^maintenance_work_mem = '77MB'$/m, 'the other change is kept');
 is(show('wal_writer_flush_after'), '1MB', 'wal_writer_flush_after is back');
 is(show('wal_writer_delay'), '300ms', 'wal_writer_delay (theirs, in the file) is back');
 $node->safe_psql('postgres', q{ALTER SYSTEM RESET maintenance_work_mem});
 # back to the reference file for what follows
-open(my $fh, '>', $autoconf) or die;
-print $fh $file_before;
-close $fh;
-$node->reload;
-unchanged('the reference file back');
+reference_back('the reference file back');
 
 # --- a hand edit of postgresql.auto.conf during the sweep: kept as written,
 # its comment and its own line comment included
@@ -161,35 +148,21 @@ SELECT walpressure.run_sweep('wal_writer_flush_after', ARRAY['0', '1MB'], engine
                              duration => '3 s', warmup => '0 s', prewarm => false, wait => false)});
 # after the sweep's last ALTER SYSTEM (step 2's): ALTER SYSTEM itself
 # rewrites the file without comments
-$node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress})
-  or die;
-open($fh, '>>', $autoconf) or die;
-print $fh "# tuned by hand on 2026-11-23\nmaintenance_work_mem = '66MB'   # by hand\n";
-close $fh;
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
+wait_window($node, step => 2);
+append_to_file($autoconf, "# tuned by hand on 2026-11-23\nmaintenance_work_mem = '66MB'   # by hand\n");
+wait_sweep($node, $id);
 my $after = slurp_file($autoconf);
 like($after, qr/^# tuned by hand on 2026-11-23$/m, 'a comment written by hand during the sweep is kept');
 like($after, qr/^maintenance_work_mem = '66MB'   # by hand$/m, 'and the hand-written line, as written');
 is(show('wal_writer_flush_after'), '1MB', 'the swept setting is back');
-open($fh, '>', $autoconf) or die;
-print $fh $file_before;
-close $fh;
-$node->reload;
-unchanged('the reference file back after a hand edit');
+reference_back('the reference file back after a hand edit');
 
 # --- an unreadable record at start: postgresql.auto.conf comes back whole
 # from the copy made before the sweep's first change; fsync = off does not stay
 $node->stop;
-open($fh, '>', "$pgdata/walpressure.auto.conf.orig") or die;
-print $fh $file_before;
-close $fh;
-open($fh, '>>', $autoconf) or die;
-print $fh "fsync = 'off'\n";
-close $fh;
-open($fh, '>', "$pgdata/walpressure.settings") or die;
-print $fh "\x00damaged";
-close $fh;
+write_file("$pgdata/walpressure.auto.conf.orig", $file_before);
+append_to_file($autoconf, "fsync = 'off'\n");
+write_file("$pgdata/walpressure.settings", "\x00damaged");
 my $log_offset = -s $node->logfile;
 $node->start;
 is(show('fsync'), 'on', 'an unreadable record at start: fsync is not left off');
@@ -203,36 +176,37 @@ $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('fsync', ARRAY['off', 'on'], engine => 'backend', clients => 1,
                              duration => '3 s', warmup => '0 s', prewarm => false, wait => false,
                              accept_data_loss => true)});
-$node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress})
-  or die;
+wait_window($node, step => 1);
 like(slurp_file("$pgdata/walpressure.sweep"), qr/^needs_sync$/m,
 	'during the fsync = off step a data directory sync is pending (the crash record says so)');
 my $sync_offset = -s $node->logfile;
-$node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress})
-  or die;
+wait_window($node, step => 2);
 like(slurp_file($node->logfile, $sync_offset), qr/syncing the data directory: fsync is back on after a step with fsync = off/,
 	'once a later step turned fsync back on, the data directory was synced before that step ran');
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
+wait_sweep($node, $id);
 is($node->safe_psql('postgres', qq{
 SELECT string_agg(value || ':' || coalesce(data_loss, 'safe'), ' ' ORDER BY step)
 FROM walpressure.steps WHERE sweep_id = $id}),
 	'off:fsync=off on:safe', 'only the fsync = off step is labelled as risking data');
 unchanged('after an fsync off-then-on sweep');
 
-# --- kill -9 during an acknowledged fsync=off step: restored at restart
-$id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('fsync', ARRAY['off'], engine => 'backend', clients => 2, duration => '60 s',
+# A sweep of $setting = off, acknowledged, in its 60 s step: its id.
+sub off_in_a_step
+{
+	my ($setting, $name) = @_;
+	my $id = $node->safe_psql('postgres', qq{
+SELECT walpressure.run_sweep('$setting', ARRAY['off'], engine => 'backend', clients => 2, duration => '60 s',
                              warmup => '0 s', prewarm => false, wait => false,
                              accept_data_loss => true)});
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
-is(show('fsync'), 'off', 'fsync is off server-wide during the step');
-my $coordinator = $node->safe_psql('postgres',
-	q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure coordinator'});
-kill 'KILL', $coordinator;
-$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die 'the sweep was not marked aborted';
+	wait_clients($node);
+	is(show($setting), 'off', $name);
+	return $id;
+}
+
+# --- kill -9 during an acknowledged fsync=off step: restored at restart
+$id = off_in_a_step('fsync', 'fsync is off server-wide during the step');
+kill9($node, backend_pid($node, 'walpressure coordinator'));
+sweep_reaches($node, $id, "status = 'aborted'") or die 'the sweep was not marked aborted';
 is(show('fsync'), 'on', 'after the crash restart fsync is on again');
 unchanged('after kill -9 during an fsync=off step');
 like(slurp_file($node->logfile), qr/server settings interrupted sweep $id changed are restored byte for byte/,
@@ -241,25 +215,13 @@ like(slurp_file($node->logfile), qr/syncing the data directory: a sweep ran with
 	'and synced what was written while fsync was off');
 
 # the same after the whole server is killed, then started
-$id = $node->safe_psql('postgres', q{
-SELECT walpressure.run_sweep('full_page_writes', ARRAY['off'], engine => 'backend', clients => 2, duration => '60 s',
-                             warmup => '0 s', prewarm => false, wait => false,
-                             accept_data_loss => true)});
-$node->poll_query_until('postgres',
-	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'walpressure client'}) or die;
-is(show('full_page_writes'), 'off', 'full_page_writes off during the step');
+$id = off_in_a_step('full_page_writes', 'full_page_writes off during the step');
 my @server_pids = split /\n/, $node->safe_psql('postgres', 'SELECT pid FROM pg_stat_activity');
 $node->kill9;
 # the old server's processes notice and leave; until then its memory is in use
-for (1 .. 100)
-{
-	last unless grep { kill 0, $_ } @server_pids;
-	usleep(100_000);
-}
-ok(!(grep { kill 0, $_ } @server_pids), 'the killed server\'s processes are gone');
+ok(wait_until(sub { !grep { kill 0, $_ } @server_pids }), 'the killed server\'s processes are gone');
 $node->start;
-$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die 'the sweep was not marked aborted';
+sweep_reaches($node, $id, "status = 'aborted'") or die 'the sweep was not marked aborted';
 unchanged('after kill -9 of the postmaster during a full_page_writes=off step');
 
 # --- labels of what a crash can lose
@@ -286,7 +248,7 @@ SELECT walpressure.run_sweep('settings',
            clients => 2, duration => '2 s', warmup => '0 s', prewarm => false, accept_data_loss => true,
            workload => 'custom',
            settings => '{"sql": "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) SELECT -2, current_setting(''synchronous_commit'')::bool::int, 1, extract(epoch FROM current_setting(''wal_writer_delay'')::interval) * 1000, now()"}')});
-is(sweep_field($id, 'status'), 'done', 'settings sweep done');
+is(sweep_field($node, $id, 'status'), 'done', 'settings sweep done');
 is($node->safe_psql('postgres', qq{
 SELECT string_agg(value || ' ' || clients || ' ' || coalesce(data_loss, 'safe'), ' / ' ORDER BY step)
 FROM walpressure.steps WHERE sweep_id = $id}),
@@ -297,8 +259,8 @@ is($node->safe_psql('postgres', q{
 SELECT string_agg(DISTINCT bid || ':' || delta, ' ' ORDER BY bid || ':' || delta) FROM pgbench_history WHERE tid = -2}),
 	'0:300 1:10 1:1000 1:300',
 	'the clients saw each value\'s settings (synchronous_commit:wal_writer_delay), the DBA\'s 300ms where none is set');
-is(sweep_field($id, q{current_value || ' ' || current_pos}), '{} 2', 'the current configuration is {}, value 2');
-is(sweep_field($id, q{(SELECT string_agg(key, ' ' ORDER BY key) FROM jsonb_object_keys(server_originals) key)}),
+is(sweep_field($node, $id, q{current_value || ' ' || current_pos}), '{} 2', 'the current configuration is {}, value 2');
+is(sweep_field($node, $id, q{(SELECT string_agg(key, ' ' ORDER BY key) FROM jsonb_object_keys(server_originals) key)}),
 	'fsync wal_writer_delay', 'the server-wide settings of every value were recorded to restore');
 unchanged('after a settings sweep');
 
@@ -333,7 +295,7 @@ my $ckpt_before = $node->safe_psql('postgres', $ckpt_query);
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 1, duration => '1 s',
                              warmup => '0 s', prewarm => false, checkpoint => false)});
-is(sweep_field($id, q{status || ' ' || checkpoint}), 'done false', 'a sweep without checkpoints done, and recorded so');
+is(sweep_field($node, $id, q{status || ' ' || checkpoint}), 'done false', 'a sweep without checkpoints done, and recorded so');
 $node->safe_psql('postgres', 'SELECT pg_stat_clear_snapshot()');
 is($node->safe_psql('postgres', $ckpt_query), $ckpt_before,
 	'no checkpoint was requested');

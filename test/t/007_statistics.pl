@@ -9,19 +9,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('statistics');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-fsync = on
-max_worker_processes = 16
-});
-$node->start;
-$node->safe_psql('postgres', q{
-CREATE EXTENSION walpressure CASCADE;
-SELECT walpressure.init_pgbench(1);
-});
+my $node = new_node('statistics', conf => [ fsync => 'on', max_worker_processes => 16 ], pgbench => 1);
 
 # A/A: the same value three times, three interleaved repeats each
 my $id = $node->safe_psql('postgres', q{
@@ -49,7 +39,7 @@ is($node->safe_psql('postgres', qq{SELECT ci_basis FROM walpressure.results WHER
 like($node->safe_psql('postgres', qq{SELECT value || ' ' || (apply IS NULL) || ' ' || answer FROM walpressure.best WHERE sweep_id = $id}),
 	qr/^0 true keep commit_delay = 0: no value is faster than it beyond its 95% interval$|^0 false change commit_delay to 0/,
 	'best keeps the current value unless another beats it');
-is($node->safe_psql('postgres', qq{SELECT current_value || ' ' || current_pos FROM walpressure.sweeps WHERE sweep_id = $id}),
+is(sweep_field($node, $id, q{current_value || ' ' || current_pos}),
 	'0 1', 'the sweep recorded the server\'s value of commit_delay and found it among its values');
 
 # the server's current value, set for the database, not among the values: a
@@ -82,7 +72,7 @@ my $sid = $out;
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 2,
                              duration => 1, warmup => 0, prewarm => false, repeats => 'auto')});
-like($node->safe_psql('postgres', qq{SELECT rounds_stop FROM walpressure.sweeps WHERE sweep_id = $id}),
+like(sweep_field($node, $id, 'rounds_stop'),
 	qr/^decided: off has the most tps, beyond the 95% interval of every other value, after \d+ rounds$/,
 	'repeats => auto stops once the top is decided against every other value');
 is($node->safe_psql('postgres', qq{
@@ -95,11 +85,11 @@ $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 2,
                              duration => 1, warmup => 0, prewarm => false, budget => 10)});
 my $took = time() - $t0;
-like($node->safe_psql('postgres', qq{SELECT rounds_stop FROM walpressure.sweeps WHERE sweep_id = $id}),
+like(sweep_field($node, $id, 'rounds_stop'),
 	qr/^(undecided after \d+ rounds: another \(about \d+ s\) would pass the budget of 10 s|equivalent: 5, 6 are the same within ±2% \(95% intervals\), after \d+ rounds|decided: .*)$/,
 	'a budget: rounds stop before they would pass it (or once the answer is clear)');
 ok($took < 25, "and the sweep took $took s, the budget and its setup");
-cmp_ok($node->safe_psql('postgres', qq{SELECT steps_done FROM walpressure.sweeps WHERE sweep_id = $id}), '>=', 6,
+cmp_ok(sweep_field($node, $id, 'steps_done'), '>=', 6,
 	'at least 3 rounds');
 is($node->safe_psql('postgres', qq{
 SELECT count(*) = count(sample_time) AND max(sample_time) - min(sample_time) BETWEEN '0.5 s' AND '2.5 s'

@@ -3,21 +3,12 @@
 use strict;
 use warnings;
 
-use IPC::Run;
-use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('progress');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
-$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+my $node = new_node('progress', conf => [ max_worker_processes => 16 ], pgbench => 1);
 
 is($node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.progress'), '0',
 	'no row while nothing runs');
@@ -26,37 +17,24 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.progress'), '0
 # hold an xmin?  't' or 'f'.
 sub xmin_held_in_window
 {
-	my $held = '';
-	for (1 .. 300)
-	{
-		$held = $node->safe_psql('postgres', q{
+	return wait_until(sub {
+		$node->safe_psql('postgres', q{
 SELECT backend_xmin IS NOT NULL FROM pg_stat_activity
 WHERE pid = (SELECT pid FROM walpressure.progress WHERE phase = 'measured window')});
-		last if $held ne '';
-		usleep(100_000);
-	}
-	return $held;
+	});
 }
 
 # two steps whose window (12 s) is longer than the 10 s between NOTICEs
 my $window = 12;
-my ($out, $err) = ('', '');
-my $h = IPC::Run::start(
-	[ 'psql', '-X', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
-		q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100'], clients => 2,
-		      duration => '12 s', warmup => '1 s', prewarm => false, label => 'progress')} ],
-	'>', \$out, '2>', \$err);
+my $h = background($node, q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '100'], clients => 2,
+		      duration => '12 s', warmup => '1 s', prewarm => false, label => 'progress')}, psql => [ '-A', '-t' ]);
 
-my $row = '';
-for (1 .. 300)
-{
-	$row = $node->safe_psql('postgres', q{
+my $row = wait_until(sub {
+	$node->safe_psql('postgres', q{
 SELECT job || ' ' || step || '/' || steps_total || ' ' || setting || '=' || value || ' #' || repeat
        || ' ' || (sweep_id IS NOT NULL) || ' ' || (estimated_end > now())
 FROM walpressure.progress WHERE phase = 'measured window'});
-	last if $row ne '';
-	usleep(100_000);
-}
+});
 is($row, 'sweep 1/2 commit_delay=0 #1 true true',
 	'progress: the first step in its measured window, with an estimated end');
 my $phase_s = $node->safe_psql('postgres',
@@ -72,7 +50,7 @@ is($node->safe_psql('postgres', q{
 SELECT backend_xmin IS NULL FROM pg_stat_activity WHERE pid = (SELECT pid FROM walpressure.progress)}),
 	't', 'run_sweep on its own: no xmin held while it waits');
 
-$h->finish;
+my ($out, $err) = $h->finish;
 like($out, qr/^\d+$/m, 'the sweep finished');
 my @long = $err =~ /NOTICE:  (sweep \d+ step \d\/2: commit_delay = \d+, measured window: (\d+) s of (\d+) s)/g;
 ok(scalar @long >= 3, 'a long step sends a NOTICE before it ends: ' . ($long[0] // 'none'));
@@ -86,31 +64,23 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.progress'), '0
 # in a transaction block an open cursor could still read: the horizon is
 # held, and the cursor reads what it should
 $node->safe_psql('postgres', 'CREATE TABLE kept AS SELECT 1 AS i');
-($out, $err) = ('', '');
-$h = IPC::Run::start(
-	[ 'psql', '-X', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
-		q{BEGIN;
+$h = background($node, q{BEGIN;
 		  DECLARE c CURSOR FOR SELECT i FROM kept;
 		  SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
 		      duration => '3 s', warmup => '0 s', prewarm => false, label => 'in a block');
 		  FETCH ALL FROM c;
-		  COMMIT;} ],
-	'>', \$out, '2>', \$err);
+		  COMMIT;}, psql => [ '-A', '-t' ]);
 my $held = xmin_held_in_window();
 $node->safe_psql('postgres', 'DELETE FROM kept; VACUUM kept');
 is($held, 't', 'run_sweep in a transaction block: its xmin is held while it waits');
-$h->finish;
+($out, $err) = $h->finish;
 like($out, qr/^1$/m, 'the cursor opened before the sweep still reads its row after VACUUM');
 
 # called from a query with FROM (it could still read after the call), the
 # horizon is held too
-($out, $err) = ('', '');
-$h = IPC::Run::start(
-	[ 'psql', '-X', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
-		q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
+$h = background($node, q{SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1,
 		      duration => '3 s', warmup => '0 s', prewarm => false, label => 'from')
-		  FROM generate_series(1, 1)} ],
-	'>', \$out, '2>', \$err);
+		  FROM generate_series(1, 1)}, psql => [ '-A', '-t' ]);
 $held = xmin_held_in_window();
 is($held, 't', 'run_sweep called in a query with FROM: its xmin is held while it waits');
 $h->finish;

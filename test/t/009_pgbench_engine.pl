@@ -4,34 +4,21 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use Time::HiRes qw(usleep);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('pgbench_engine');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-fsync = on
-restart_after_crash = on
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
-$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+my $node = new_node('pgbench_engine',
+	conf => [ max_worker_processes => 16, fsync => 'on', restart_after_crash => 'on' ], pgbench => 1);
 
 my $ncpu = () = (slurp_file('/proc/cpuinfo') =~ /^processor\s*:/mg);
 
 sub sweeps { $node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.sweeps') }
 
 # pgbench processes: the children of the coordinator, by pid
-sub coordinator_pid
-{
-	return $node->safe_psql('postgres',
-		q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure coordinator'});
-}
+sub coordinator_pid { return backend_pid($node, 'walpressure coordinator'); }
 sub children
 {
 	my ($pid) = @_;
@@ -45,7 +32,6 @@ sub children
 	return @kids;
 }
 sub alive { my ($pid) = @_; return kill(0, $pid) ? 1 : 0; }
-my $gone;
 
 # a sweep end to end
 my ($ret, $out, $err) = $node->psql('postgres', q{
@@ -96,7 +82,7 @@ FROM walpressure.sweeps s JOIN walpressure.steps st USING (sweep_id) WHERE sweep
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 4, duration => '4 s', warmup => '1 s',
                              iops_cap => 400, prewarm => false, wait => false)});
-$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+wait_window($node);
 my ($bench) = children(coordinator_pid());
 my %io;
 while ($bench && open(my $io, '<', "/proc/$bench/io"))
@@ -106,8 +92,7 @@ while ($bench && open(my $io, '<', "/proc/$bench/io"))
 	%io = %now if %now && ($now{wchar} // 0) >= ($io{wchar} // 0);
 	usleep(200_000);
 }
-$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
-	or die;
+wait_sweep($node, $id);
 ok(($io{wchar} // 0) > 0 && defined $io{write_bytes} && $io{write_bytes} == 0,
 	"capped step: pgbench wrote its logs (wchar $io{wchar}) and nothing reached a disk (write_bytes $io{write_bytes})");
 is($node->safe_psql('postgres', qq{
@@ -167,18 +152,14 @@ like($err, qr/ERROR:  permission denied to run pgbench on the server.*DETAIL:  .
 $node->safe_psql('postgres', 'GRANT pg_execute_server_program TO regress_nobench');
 my $hba = $node->data_dir . '/pg_hba.conf';
 my $old_hba = slurp_file($hba);
-open(my $fh, '>', $hba) or die;
-print $fh "local all regress_nobench peer\n$old_hba";
-close $fh;
+write_file($hba, "local all regress_nobench peer\n$old_hba");
 $node->reload;
 ($ret, $out, $err) = $node->psql('postgres', q{
 SET ROLE regress_nobench;
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, engine => 'pgbench', prewarm => false)});
 like($err, qr/ERROR:  pgbench refused the sweep's connection.*Peer authentication failed.*HINT:  .*local postgres regress_nobench trust/s,
 	'peer authentication: refused before any step, with the pg_hba.conf line that would let it');
-open($fh, '>', $hba) or die;
-print $fh $old_hba;
-close $fh;
+write_file($hba, $old_hba);
 $node->reload;
 is(sweeps(), $before, 'the refusals recorded nothing');
 
@@ -187,7 +168,7 @@ $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 2, duration => '30 s',
                              warmup => '0 s', engine => 'pgbench', prewarm => false, wait => false)});
 my @kids;
-for (1 .. 100) { @kids = children(coordinator_pid()); last if @kids; usleep(100_000); }
+wait_until(sub { @kids = children(coordinator_pid()) });
 ok(scalar @kids == 1, "pgbench runs as the coordinator's child (pid @kids)");
 $node->safe_psql('postgres', "SELECT walpressure.cancel_sweep($id)");
 is(alive($kids[0]), 0, 'cancel_sweep: pgbench is gone');
@@ -197,11 +178,10 @@ is(alive($kids[0]), 0, 'cancel_sweep: pgbench is gone');
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 2, duration => '4 s',
                              warmup => '1 s', engine => 'pgbench', prewarm => false, wait => false)});
-$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+wait_window($node);
 @kids = children(coordinator_pid());
 kill 'KILL', $kids[0];
-$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
-	or die;
+wait_sweep($node, $id);
 is($node->safe_psql('postgres', qq{SELECT status FROM walpressure.sweeps WHERE sweep_id = $id}),
 	'done', 'the sweep goes on after a step whose pgbench died');
 like($node->safe_psql('postgres', qq{SELECT discarded FROM walpressure.steps WHERE sweep_id = $id AND step = 1}),
@@ -229,40 +209,32 @@ is($node->safe_psql('postgres', qq{SELECT status || ' ' || (transactions > 0) FR
 	'done true', 'what the other client did is kept in its row');
 
 # Ctrl-C on a waiting pgbench-engine sweep: pgbench is gone too
-my ($in, $cout, $cerr) = ('', '', '');
-my $h = IPC::Run::start(
-	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-	  q{SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
-	                                 warmup => '0 s', engine => 'pgbench', prewarm => false, label => 'ctrl-c')} ],
-	'<', \$in, '>', \$cout, '2>', \$cerr);
+my $h = background($node, q{SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
+	                                 warmup => '0 s', engine => 'pgbench', prewarm => false, label => 'ctrl-c')});
 @kids = ();
-for (1 .. 100) { my $c = coordinator_pid(); @kids = $c ? children($c) : (); last if @kids; usleep(100_000); }
+wait_until(sub { my $c = coordinator_pid(); @kids = $c ? children($c) : () });
 ok(scalar @kids == 1 && alive($kids[0]), 'the Ctrl-C sweep runs pgbench');
 $node->safe_psql('postgres', q{
 SELECT pg_cancel_backend(pid) FROM pg_stat_activity
 WHERE query LIKE '%ctrl-c%' AND backend_type = 'client backend' AND pid <> pg_backend_pid()});
-$h->finish;
+my (undef, $cerr) = $h->finish;
 like($cerr, qr/canceling statement due to user request/, 'Ctrl-C: run_sweep is cancelled');
-$gone = 0;
-for (1 .. 100) { $gone = !alive($kids[0]); last if $gone; usleep(100_000); }
-ok($gone, 'Ctrl-C: pgbench is gone');
+# (within the 10 s it always had: its -T of 30 s would end it anyway)
+ok(wait_until(sub { !alive($kids[0]) }, seconds => 10), 'Ctrl-C: pgbench is gone');
 
 # kill -9 of the coordinator: the server restarts its backends, pgbench dies with it
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 2, duration => '30 s',
                              warmup => '0 s', engine => 'pgbench', prewarm => false, wait => false)});
-my $coord = coordinator_pid();
+my $coord = wait_until(sub { coordinator_pid() });
 @kids = ();
-for (1 .. 100) { @kids = children($coord); last if @kids; usleep(100_000); }
+wait_until(sub { @kids = children($coord) });
 kill 'KILL', $coord;
-$gone = 0;
-for (1 .. 100) { $gone = !alive($kids[0]); last if $gone; usleep(100_000); }
-ok($gone, 'kill -9 of the coordinator: pgbench is gone within seconds');
-$node->poll_query_until('postgres', 'SELECT true') or die;
-$node->poll_query_until('postgres', qq{SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id})
-	or die;
-my $dirs = 1;
-for (1 .. 100) { $dirs = scalar(grep { -d $_ } glob('/dev/shm/walpressure.*.' . $node->port . '/pgbench.*')); last if !$dirs; usleep(100_000); }
-is($dirs, 0, 'no pgbench log directory is left behind (the recovery worker removes a dead one\'s)');
+ok(wait_until(sub { !alive($kids[0]) }, seconds => 10), 'kill -9 of the coordinator: pgbench is gone within seconds');
+wait_ready($node);
+wait_sweep($node, $id);
+my $dirs = sub { scalar(grep { -d $_ } glob('/dev/shm/walpressure.*.' . $node->port . '/pgbench.*')) };
+wait_until(sub { !$dirs->() });
+is($dirs->(), 0, 'no pgbench log directory is left behind (the restore worker removes a dead one\'s)');
 
 done_testing();

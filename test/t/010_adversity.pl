@@ -6,22 +6,15 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-
-my $node = PostgreSQL::Test::Cluster->new('adversity');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-fsync = on
-restart_after_crash = on
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
-$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
-
-my $pgdata = $node->data_dir;
-use IPC::Run;
 use Time::HiRes qw(usleep);
+use WalPressure::Test;
+
+my $node = new_node('adversity',
+	conf => [ max_worker_processes => 16, fsync => 'on', restart_after_crash => 'on' ], pgbench => 1);
+my $pgdata = $node->data_dir;
+
+# the sweep's state file is gone (its recovery closed it)
+sub state_file_gone { return wait_until(sub { !-e "$pgdata/walpressure.sweep" }); }
 
 # a short sweep works: what every fault below must leave true
 sub sweep_works
@@ -37,7 +30,7 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, durati
 sub nothing_left
 {
 	my ($what) = @_;
-	$node->poll_query_until('postgres', q{
+	poll($node, q{
 SELECT count(*) = 0 FROM pg_stat_activity
 WHERE backend_type IN ('walpressure coordinator', 'walpressure client', 'walpressure recovery')
    OR application_name = 'walpressure pgbench'}) or diag("$what: processes left");
@@ -50,21 +43,15 @@ WHERE backend_type IN ('walpressure coordinator', 'walpressure client')
 
 # --- the state file at start: corrupt, or naming a database that is gone
 $node->stop;
-open(my $fh, '>', "$pgdata/walpressure.sweep") or die;
-print $fh "\x00garbage\n";
-close $fh;
+write_file("$pgdata/walpressure.sweep", "\x00garbage\n");
 $node->start;
 sweep_works('a corrupt state file at start');
 $node->stop;
-open($fh, '>', "$pgdata/walpressure.sweep") or die;
-print $fh "424242 4294967000\n";
-close $fh;
+write_file("$pgdata/walpressure.sweep", "424242 4294967000\n");
 $node->start;
-my $gone = 0;
-for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
-ok($gone, 'a state file naming a database that is gone: the recovery worker fails, the file goes anyway');
+ok(state_file_gone(), 'a state file naming a database that is gone: the recovery worker fails, the file goes anyway');
 sweep_works('after a failed recovery');
-my $checkpointer = $node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'});
+my $checkpointer = backend_pid($node, 'checkpointer');
 
 # --- cancel_sweep from another database, and with ids that are not it
 $node->safe_psql('postgres', 'CREATE DATABASE other');
@@ -91,12 +78,11 @@ like($err, qr/ERROR:  55006: sweep $id is running; walpressure runs one sweep at
 	'a second launch: 55006, naming the sweep that runs');
 
 # --- pg_terminate_backend on one of pgbench's connections: the step is discarded
-$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity
-                                   WHERE application_name = 'walpressure pgbench' AND state = 'active'})
-  or die;
+wait_sql($node, q{SELECT count(*) > 0 FROM pg_stat_activity
+                  WHERE application_name = 'walpressure pgbench' AND state = 'active'}, 'pgbench\'s connection');
 $node->safe_psql('postgres', q{SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'walpressure pgbench'});
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
-like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+wait_sweep($node, $id);
+like(sweep_field($node, $id, q{status || ': ' || coalesce(error, '')}),
 	qr/^failed: pgbench lost all its clients/, 'its only client terminated: the sweep fails, saying so');
 nothing_left('pgbench\'s connection terminated');
 
@@ -104,10 +90,10 @@ nothing_left('pgbench\'s connection terminated');
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5', '6'], clients => 2, duration => '30 s',
                              warmup => '0 s', prewarm => false, wait => false)});
-$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+wait_window($node);
 $node->safe_psql('postgres', q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE backend_type = 'walpressure coordinator'});
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
-like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+wait_sweep($node, $id);
+like(sweep_field($node, $id, q{status || ': ' || coalesce(error, '')}),
 	qr/^(failed|cancelled): .*cancel/, 'pg_cancel_backend on the coordinator ends the sweep, saying so');
 nothing_left('the coordinator cancelled');
 sweep_works('after the coordinator was cancelled');
@@ -123,24 +109,15 @@ is($node->safe_psql('postgres', q{SELECT status FROM walpressure.sweeps WHERE la
 nothing_left('statement_timeout');
 
 # --- two sessions launching at once: one runs, the other is refused
-my @h;
-my @err = ('', '');
-for my $i (0, 1)
-{
-	push @h, IPC::Run::start(
-		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-		  qq{SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '2 s',
-		                                   warmup => '0 s', prewarm => false, label => 'race $i')} ],
-		'>', \my $o, '2>', \$err[$i]);
-}
-$_->finish for @h;
+my @h = map { background($node, qq{SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '2 s',
+		                                   warmup => '0 s', prewarm => false, label => 'race $_')}) } (0, 1);
+my @err = map { ($_->finish)[1] } @h;
 is(scalar(grep { /is running/ } @err) . ' '
    . $node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.sweeps WHERE label LIKE 'race %' AND status = 'done'}),
 	'1 1', 'two launches at once: one sweep runs to its end, the other is refused');
 nothing_left('two launches at once');
 
-is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'}),
-	$checkpointer, 'none of these faults crash-restarted the server (the checkpointer kept its pid)');
+is(backend_pid($node, 'checkpointer'), $checkpointer, 'none of these faults crash-restarted the server (the checkpointer kept its pid)');
 
 # pg_stat_reset_shared during a window: the step is discarded with why, the
 # figures from the reset statistics are NULL, never negative
@@ -150,11 +127,9 @@ for my $target ('wal', $node->pg_version >= 17 ? 'checkpointer' : 'bgwriter')
 	my $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 2, duration => '3 s',
                              warmup => '0 s', prewarm => false, wait => false)});
-	$node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' AND phase_seconds >= 1
-                                       FROM walpressure.progress}) or die;
+	wait_window($node, step => 1, seconds => 1);
 	$node->safe_psql('postgres', "SELECT pg_stat_reset_shared('$target')");
-	$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-	  or die;
+	wait_sweep($node, $id);
 	my $what = $target eq 'wal' ? 'WAL' : 'checkpointer';
 	like($node->safe_psql('postgres', "SELECT discarded FROM walpressure.steps WHERE sweep_id = $id AND step = 1"),
 		qr/^the server's $what statistics were reset during the window/,
@@ -227,8 +202,7 @@ is($node->safe_psql('postgres', q{SELECT walpressure.cancel_sweep(} . $running .
 is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $running"), 'cancelled',
 	'its row kept to its end');
 
-is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'}),
-	$checkpointer, 'no crash-restart (the checkpointer kept its pid)');
+is(backend_pid($node, 'checkpointer'), $checkpointer, 'no crash-restart (the checkpointer kept its pid)');
 
 # --- probe_fsync: intervals at their extremes are refused before any file exists
 for my $d ("'1000000000 months'", "'-1 day'", "'2 days'", "'0 s'", "'-178000000 years'")
@@ -242,39 +216,34 @@ is(scalar @left, 0, 'and left no file');
 
 # --- kill -9 of a backend in the middle of probe_fsync: the crash-restart
 # removes its 16 MB file (the sampler, at its start)
-my $probe = IPC::Run::start(
-	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', q{SELECT * FROM walpressure.probe_fsync('30 s')} ],
-	'>', \my $pout, '2>', \my $perr);
+my $probe = background($node, q{SELECT * FROM walpressure.probe_fsync('30 s')});
 my @files;
-for (1 .. 100) { @files = glob("$pgdata/pg_wal/walpressure_fsync_probe.*"); last if @files; usleep(100_000); }
+wait_until(sub { @files = glob("$pgdata/pg_wal/walpressure_fsync_probe.*") });
 ok(scalar @files == 1, 'probe_fsync writes its file in pg_wal');
 my ($prober) = $files[0] =~ /\.(\d+)$/;
-kill 'KILL', $prober;
+kill9($node, $prober);
 $probe->finish;
-$node->poll_query_until('postgres', 'SELECT true') or die;
-$gone = 0;
-for (1 .. 100) { $gone = !-e $files[0]; last if $gone; usleep(100_000); }
-ok($gone, 'after the crash-restart the dead probe\'s file is gone');
+ok(wait_until(sub { !-e $files[0] }), 'after the crash-restart the dead probe\'s file is gone');
 
 # --- pg_cancel_backend and pg_terminate_backend on the sampler during a
 # window: the sampler comes back, the sweep runs to its end
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '4 s',
                              warmup => '0 s', prewarm => false, wait => false)});
-$node->poll_query_until('postgres', q{SELECT phase = 'measured window' AND phase_seconds >= 1 FROM walpressure.progress})
-  or die;
-my $sampler = $node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'});
+wait_window($node, seconds => 1);
+my $sampler = backend_pid($node, 'walpressure sampler');
 $node->safe_psql('postgres', "SELECT pg_cancel_backend($sampler)");
-usleep(300_000);
-is($node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'walpressure sampler'}),
-	$sampler, 'pg_cancel_backend on the sampler: it samples on');
+# once a sample was taken after the cancel (a sampler that left on it, or
+# was restarted, has another pid)
+my $cancelled = $node->safe_psql('postgres', 'SELECT clock_timestamp()');
+wait_sql($node, "SELECT max(sample_time) > '$cancelled' FROM walpressure.samples", 'a sample after the cancel');
+is(backend_pid($node, 'walpressure sampler'), $sampler, 'pg_cancel_backend on the sampler: it samples on');
 $node->safe_psql('postgres', "SELECT pg_terminate_backend($sampler)");
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
-is($node->safe_psql('postgres', "SELECT status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id AND tps > 0)
-                                  FROM walpressure.sweeps WHERE sweep_id = $id"),
+wait_sweep($node, $id);
+is(sweep_field($node, $id, "status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id AND tps > 0)"),
 	'done 1', 'pg_terminate_backend on the sampler in a window: the sweep ends with its step measured');
-$node->poll_query_until('postgres', qq{SELECT count(*) = 1 FROM pg_stat_activity
-                                       WHERE backend_type = 'walpressure sampler' AND pid <> $sampler}) or die;
+wait_sql($node, qq{SELECT count(*) = 1 FROM pg_stat_activity
+                   WHERE backend_type = 'walpressure sampler' AND pid <> $sampler}, 'a new sampler');
 nothing_left('the sampler terminated');
 
 # --- worker slots taken by others mid-sweep: the backend engine's second
@@ -283,20 +252,17 @@ nothing_left('the sampler terminated');
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('clients', ARRAY['1', '10'], engine => 'backend', duration => '3 s',
                              warmup => '0 s', prewarm => false, wait => false)});
-$node->poll_query_until('postgres', q{SELECT step = 1 AND phase = 'measured window' FROM walpressure.progress}) or die;
+wait_window($node, step => 1);
 my @hogs;
 my $force_parallel = $node->pg_version >= 16 ? 'debug_parallel_query' : 'force_parallel_mode';
 for my $i (1 .. 8)
 {
-	push @hogs, IPC::Run::start(
-		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-		  "SET $force_parallel = on; SET parallel_setup_cost = 0; SELECT pg_sleep(20)" ],
-		'>', \my $ho, '2>', \my $he);
+	push @hogs, background($node, "SET $force_parallel = on; SET parallel_setup_cost = 0; SELECT pg_sleep(20)");
 }
-$node->poll_query_until('postgres', q{SELECT count(*) = 8 FROM pg_stat_activity WHERE backend_type = 'parallel worker'})
-  or die 'the parallel workers did not start';
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
-like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+wait_sql($node, q{SELECT count(*) = 8 FROM pg_stat_activity WHERE backend_type = 'parallel worker'},
+	'the parallel workers');
+wait_sweep($node, $id);
+like(sweep_field($node, $id, q{status || ': ' || coalesce(error, '')}),
 	qr/^failed: could not start client worker \d+ of 10/,
 	'no worker slot left for step 2\'s clients: the sweep fails, saying so');
 is($node->safe_psql('postgres', "SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id AND tps > 0"),
@@ -310,17 +276,15 @@ sweep_works('after worker slots were taken mid-sweep');
 
 # --- Ctrl-C while init_pgbench generates its rows: the statement is
 # cancelled within a second, not at the end of the step
-my $init = IPC::Run::start(
-	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', 'SELECT walpressure.init_pgbench(200)' ],
-	'>', \my $iout, '2>', \my $ierr);
-$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity
-                                     WHERE query LIKE 'insert into pgbench_accounts%' AND state = 'active'}) or die;
+my $init = background($node, 'SELECT walpressure.init_pgbench(200)');
+wait_sql($node, q{SELECT count(*) > 0 FROM pg_stat_activity
+                  WHERE query LIKE 'insert into pgbench_accounts%' AND state = 'active'}, 'init_pgbench generating rows');
 usleep(500_000);
 my $t0 = Time::HiRes::time();
 $node->safe_psql('postgres', q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity
                                WHERE query LIKE '%init_pgbench(200)%' AND backend_type = 'client backend'
                                  AND pid <> pg_backend_pid()});
-$init->finish;
+my (undef, $ierr) = $init->finish;
 my $took = Time::HiRes::time() - $t0;
 like($ierr, qr/canceling statement due to user request/, 'Ctrl-C of init_pgbench: the call is cancelled');
 ok($took < 5, sprintf('within the generating step: it returned %.1f s after the cancel', $took));
@@ -340,7 +304,7 @@ sub capped_sweep
 	my $id = $node->safe_psql('postgres', qq{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '$duration',
                              warmup => '0 s', prewarm => false, iops_cap => 500, wait => false)});
-	$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+	wait_window($node);
 	is(capped(), 'capped', 'a capped sweep writes its cap in the cgroup');
 	return $id;
 }
@@ -352,14 +316,13 @@ $id = capped_sweep('30 s');
 $node->stop('immediate');
 $node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure_nodeleg'\n");
 $node->start;
-$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
-is(capped() . ' ' . $node->safe_psql('postgres', "SELECT coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+sweep_reaches($node, $id, "status = 'aborted'") or die "sweep $id was not marked aborted";
+is(capped() . ' ' . sweep_field($node, $id, q{coalesce(error, '')}),
 	'uncapped interrupted: the server stopped or the coordinator exited (see the server log)',
 	'walpressure.cgroup changed across a crash: the cap is removed from the cgroup the sweep capped');
 $node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure'\n");
 $node->reload;
-$node->poll_query_until('postgres', q{SELECT current_setting('walpressure.cgroup') = 'walpressure'}) or die;
+wait_sql($node, q{SELECT current_setting('walpressure.cgroup') = 'walpressure'}, 'walpressure.cgroup back');
 
 # --- the same, and the cgroup the sweep capped is gone after the "reboot"
 # (its name in the state file is one that does not exist): the recovery
@@ -370,18 +333,13 @@ $node->stop('immediate');
 my $state = slurp_file("$pgdata/walpressure.sweep");
 like($state, qr/^cap \d+:\d+ \d+ \d+ walpressure$/m, 'the state file names the cgroup the sweep capped');
 $state =~ s/^(cap \d+:\d+ \d+ \d+) walpressure$/$1 walpressure_gone/m;
-open($fh, '>', "$pgdata/walpressure.sweep") or die;
-print $fh $state;
-close $fh;
+write_file("$pgdata/walpressure.sweep", $state);
 $node->start;
-$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
-like($node->safe_psql('postgres', "SELECT error FROM walpressure.sweeps WHERE sweep_id = $id"),
+sweep_reaches($node, $id, "status = 'aborted'") or die "sweep $id was not marked aborted";
+like(sweep_field($node, $id, 'error'),
 	qr/the recovery could not remove the IOPS cap: cgroup blkio:\/walpressure_gone does not exist/,
 	'a recovery that cannot remove the cap says so in the sweep\'s row');
-$gone = 0;
-for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
-ok($gone, 'and still removes the state file');
+ok(state_file_gone(), 'and still removes the state file');
 sweep_works('after a recovery that could not remove the cap');
 $node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');
 is(capped(), 'uncapped', 'clear_iops_cap removes what was left');
@@ -392,13 +350,11 @@ is(capped(), 'uncapped', 'clear_iops_cap removes what was left');
 $id = capped_sweep('3 s');
 my $mode = (stat $capfile)[2] & 07777;
 chmod 0444, $capfile or die "chmod $capfile: $!";
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id")
-  or die;
-$gone = 0;
-for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
+wait_sweep($node, $id);
+my $gone = state_file_gone();
 chmod $mode, $capfile or die;
 ok($gone, 'a cap that cannot be removed at the end: the state file goes all the same');
-like($node->safe_psql('postgres', "SELECT status || ': ' || coalesce(error, '') FROM walpressure.sweeps WHERE sweep_id = $id"),
+like(sweep_field($node, $id, q{status || ': ' || coalesce(error, '')}),
 	qr/^done: the recovery could not remove the IOPS cap: cgroup blkio:\/walpressure is not delegated/,
 	'the sweep keeps its figures and its row says the cap could not be removed');
 sweep_works('after a cap that could not be removed');
@@ -409,16 +365,12 @@ is(capped(), 'uncapped', 'clear_iops_cap removes it');
 # not start: no free slot): the next launch is refused, starts the recovery
 # again, and a launch a moment later works
 my $dboid = $node->safe_psql('postgres', q{SELECT oid FROM pg_database WHERE datname = 'postgres'});
-open($fh, '>', "$pgdata/walpressure.sweep") or die;
-print $fh "987654 $dboid\n";
-close $fh;
+write_file("$pgdata/walpressure.sweep", "987654 $dboid\n");
 ($ret, $out, $err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s', prewarm => false)});
 like($err, qr/sweep 987654 was interrupted by a server stop and is still being closed/,
 	'a launch while a state file is left: refused, saying why');
-$gone = 0;
-for (1 .. 100) { $gone = !-e "$pgdata/walpressure.sweep"; last if $gone; usleep(100_000); }
-ok($gone, 'that launch started the recovery, which closed the sweep');
+ok(state_file_gone(), 'that launch started the recovery, which closed the sweep');
 sweep_works('after a state file left while the server ran');
 
 done_testing();

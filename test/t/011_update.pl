@@ -8,14 +8,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('update');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-});
-$node->start;
+my $node = new_node('update', conf => [ max_worker_processes => 16 ], extension => 0);
 
 my $current = $node->safe_psql('postgres',
 	q{SELECT default_version FROM pg_available_extensions WHERE name = 'walpressure'});

@@ -15,34 +15,21 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use File::Path qw(make_path);
 use File::Spec;
+use WalPressure::Test;
 
 my $fs = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir);
 my $cg = "$fs/walpressure";
-sub put
-{
-	my ($path, $text) = @_;
-	open(my $fh, '>', $path) or die "$path: $!";
-	print $fh $text;
-	close $fh;
-}
 make_path($cg);
-put("$fs/cgroup.controllers", "cpuset cpu io memory pids\n");
-put("$fs/cgroup.subtree_control", "cpu memory\n");    # io not handed down yet
-put("$cg/cgroup.controllers", "io\n");
-put("$cg/io.max", "");
-put("$cg/cgroup.procs", "");
-put("$cg/io.stat", "");
+write_file("$fs/cgroup.controllers", "cpuset cpu io memory pids\n");
+write_file("$fs/cgroup.subtree_control", "cpu memory\n");    # io not handed down yet
+write_file("$cg/cgroup.controllers", "io\n");
+write_file("$cg/io.max", "");
+write_file("$cg/cgroup.procs", "");
+write_file("$cg/io.stat", "");
 
+# (for every start of the server, the one after its crash below too)
 $ENV{WALPRESSURE_CGROUP_FS} = $fs;
-my $node = PostgreSQL::Test::Cluster->new('v2');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-});
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
-$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+my $node = new_node('v2', conf => [ max_worker_processes => 16 ], pgbench => 1);
 
 # the parent does not hand the io controller down: said before anything
 like($node->safe_psql('postgres', q{SELECT mode || ' ' || cgroup || ' ' || problem FROM walpressure.iops_cap}),
@@ -55,7 +42,7 @@ like($err, qr/ERROR:  42501: the io controller is not enabled for cgroup io:\/wa
 is(slurp_file("$cg/io.max") . slurp_file("$cg/cgroup.procs"), '', 'and wrote nothing');
 
 # the files of a delegated cgroup not writable by the server's user
-put("$fs/cgroup.subtree_control", "cpu io memory\n");
+write_file("$fs/cgroup.subtree_control", "cpu io memory\n");
 chmod 0444, "$cg/cgroup.procs";
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(500)');
 like($err, qr/cgroup io:\/walpressure is not delegated to this server's user.*HINT:  As root: cgcreate .* -g io:\/walpressure, and start the server inside it/s,
@@ -81,27 +68,25 @@ is($node->safe_psql('postgres', q{SELECT coalesce(write_iops::text, 'none') FROM
 	'and iops_cap reads no write limit back');
 
 # a capped sweep: each step's cap, then the limits found before put back
-put("$cg/io.max", "$dev riops=max wiops=4000\n");
+write_file("$cg/io.max", "$dev riops=max wiops=4000\n");
 my $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('iops_cap', ARRAY['300', '600'], clients => 1, duration => '2 s',
                              warmup => '0 s', prewarm => false, wait => false)});
-$node->poll_query_until('postgres', q{SELECT step = 2 AND phase = 'measured window' FROM walpressure.progress}) or die;
+wait_window($node, step => 2);
 like(slurp_file("$cg/io.max"), qr/\Q$dev\E riops=max wiops=600\n$/, 'a v2 iops_cap sweep sets each step\'s cap');
-$node->poll_query_until('postgres', "SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
-is($node->safe_psql('postgres', "SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"), 'done', 'the sweep ends');
+wait_sweep($node, $id);
+is(sweep_field($node, $id, 'status'), 'done', 'the sweep ends');
 like(slurp_file("$cg/io.max"), qr/\Q$dev\E riops=max wiops=4000\n$/, 'and puts back the limit it found (4000)');
 
 # a crash in a capped sweep: the recovery puts the limit back
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '30 s',
                              warmup => '0 s', prewarm => false, iops_cap => 700, wait => false)});
-$node->poll_query_until('postgres', q{SELECT phase = 'measured window' FROM walpressure.progress}) or die;
+wait_window($node);
 like(slurp_file("$cg/io.max"), qr/wiops=700\n$/, 'a capped sweep on v2');
 $node->stop('immediate');
 $node->start;
-$node->poll_query_until('postgres', "SELECT status = 'aborted' FROM walpressure.sweeps WHERE sweep_id = $id") or die;
-my $gone = 0;
-for (1 .. 100) { $gone = !-e $node->data_dir . '/walpressure.sweep'; last if $gone; select(undef, undef, undef, 0.1); }
-ok($gone, 'after a crash the recovery closes the sweep');
+sweep_reaches($node, $id, "status = 'aborted'") or die "sweep $id was not marked aborted";
+ok(wait_until(sub { !-e $node->data_dir . '/walpressure.sweep' }), 'after a crash the recovery closes the sweep');
 like(slurp_file("$cg/io.max"), qr/\Q$dev\E riops=max wiops=4000\n$/, 'and puts the v2 limit back');
 done_testing();

@@ -8,20 +8,14 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('statements');
-$node->init;
 # PostgreSQL 18 here is built without contrib: no pg_stat_statements at all
-my $pgss_lib = -e $node->config_data('--pkglibdir') . '/pg_stat_statements.so';
-$node->append_conf('postgresql.conf', 'shared_preload_libraries = '
-	. ($pgss_lib ? q{'walpressure, pg_stat_statements'} : q{'walpressure'}) . q{
-max_worker_processes = 16
-});
-$node->start;
-$node->safe_psql('postgres', q{
-CREATE EXTENSION walpressure CASCADE;
-SELECT walpressure.init_pgbench(1);
-});
+my ($pkglibdir) = run_command([ 'pg_config', '--pkglibdir' ]);
+chomp($pkglibdir);
+my $pgss_lib = -e "$pkglibdir/pg_stat_statements.so";
+my $node = new_node('statements', preload => $pgss_lib ? 'walpressure, pg_stat_statements' : 'walpressure',
+	conf => [ max_worker_processes => 16 ], pgbench => 1);
 
 my $have_pgss = $pgss_lib && $node->safe_psql('postgres',
 	q{SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_stat_statements'});
@@ -96,10 +90,9 @@ my ($ret, $id, $err) = $node->psql('other', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '10'], clients => 2,
                              duration => '2 s', warmup => '1 s')});
 is($ret, 0, 'a sweep where pg_stat_statements is not installed runs') or diag($err);
-is($node->safe_psql('other', qq{
-SELECT status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
-       || ' ' || (SELECT count(*) FROM walpressure.step_statements WHERE sweep_id = $id)
-FROM walpressure.sweeps WHERE sweep_id = $id}), 'done 2 0', 'its steps, and no statements');
+is(sweep_field($node, $id, qq{status || ' ' || (SELECT count(*) FROM walpressure.steps WHERE sweep_id = $id)
+       || ' ' || (SELECT count(*) FROM walpressure.step_statements WHERE sweep_id = $id)}, 'other'),
+	'done 2 0', 'its steps, and no statements');
 if ($pgss_lib)
 {
 	ok($node->wait_for_log(qr/records no per-statement figures: pg_stat_statements is loaded but not installed in database "other"/, $offset),

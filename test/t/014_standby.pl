@@ -13,23 +13,14 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(usleep time);
+use Time::HiRes qw(time);
+use WalPressure::Test;
 
 my $delay_ms = 50;
 
-my $primary = PostgreSQL::Test::Cluster->new('primary');
-$primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-restart_after_crash = on
-});
-$primary->start;
-$primary->safe_psql('postgres', q{
-CREATE EXTENSION walpressure CASCADE;
-SELECT walpressure.init_pgbench(1);
-SELECT pg_create_physical_replication_slot('s1');
-});
+my $primary = new_node('primary', init => { allows_streaming => 1 },
+	conf => [ max_worker_processes => 16, restart_after_crash => 'on' ], pgbench => 1);
+$primary->safe_psql('postgres', q{SELECT pg_create_physical_replication_slot('s1')});
 $primary->backup('base');
 
 # the standby: application_name s1 (its node name), walpressure preloaded
@@ -46,15 +37,20 @@ $primary->wait_for_catchup($standby, 'replay');
 # s1 synchronous from now on, from the configuration file
 $primary->append_conf('postgresql.conf', q{synchronous_standby_names = 'FIRST 1 (s1)'});
 $primary->reload;
-$primary->poll_query_until('postgres',
-	q{SELECT sync_state = 'sync' FROM pg_stat_replication WHERE application_name = 's1'})
-  or die 'the standby did not become synchronous';
+standby_sync('the standby did not become synchronous');
 
 my $started = $primary->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
 my $standby_conninfo = $standby->connstr('postgres');
 $standby_conninfo =~ s/'/''/g;
 
 sub q1 { return $primary->safe_psql('postgres', $_[0]); }
+
+sub standby_sync
+{
+	my ($or_else) = @_;
+	poll($primary, q{SELECT sync_state = 'sync' FROM pg_stat_replication WHERE application_name = 's1'})
+	  or die $or_else;
+}
 
 # --- the level sweep, with the standby's own side
 my $id = q1(qq{
@@ -159,19 +155,14 @@ sub kill_mid_step
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'local'], clients => 2,
                              duration => '30 s', warmup => '1 s', prewarm => false, engine => '$engine',
                              on_standby_loss => '$loss', wait => false)});
-	$primary->poll_query_until('postgres',
-		q{SELECT phase = 'measured window' AND step = 1 FROM walpressure.progress})
-	  or die 'the first window did not start';
-	sleep 2;
+	# two seconds into the window
+	wait_window($primary, step => 1, seconds => 2);
 	my $t0 = time;
 	$standby->kill9;
-	$primary->poll_query_until('postgres',
-		"SELECT count(*) > 0 FROM walpressure.steps WHERE sweep_id = $sid AND step = 1", 't')
-	  or die 'the step was not recorded';
+	wait_sql($primary, "SELECT count(*) > 0 FROM walpressure.steps WHERE sweep_id = $sid AND step = 1",
+		'step 1 recorded');
 	my $took = time - $t0;
-	$primary->poll_query_until('postgres',
-		"SELECT status <> 'running' FROM walpressure.sweeps WHERE sweep_id = $sid")
-	  or die 'the sweep did not end';
+	wait_sweep($primary, $sid);
 	return ($sid, $took);
 }
 
@@ -202,9 +193,7 @@ like($err, qr/synchronous_commit = on needs 1 synchronous standby, and 0 are con
 # 'stop', with pgbench's connections waiting: the standby back, then lost
 # again; the sweep fails after the step
 $standby->start;
-$primary->poll_query_until('postgres',
-	q{SELECT sync_state = 'sync' FROM pg_stat_replication WHERE application_name = 's1'})
-  or die 'the standby did not come back';
+standby_sync('the standby did not come back');
 ($sid, $took) = kill_mid_step('stop', 'pgbench');
 cmp_ok($took, '<', 10, "on_standby_loss => 'stop': the step ended within 10 s");
 is(q1("SELECT status FROM walpressure.sweeps WHERE sweep_id = $sid"), 'failed', 'the sweep stopped');

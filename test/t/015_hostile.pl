@@ -6,35 +6,28 @@
 use strict;
 use warnings;
 
-use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep time);
+use WalPressure::Test;
 
-my $node = PostgreSQL::Test::Cluster->new('hostile');
-$node->init;
-$node->append_conf('postgresql.conf', q{
-shared_preload_libraries = 'walpressure'
-max_worker_processes = 16
-wal_writer_delay = 200ms
-});
-$node->start;
+my $node = new_node('hostile', conf => [ max_worker_processes => 16, wal_writer_delay => '200ms' ], pgbench => 1);
 my $major = int($node->safe_psql('postgres', 'SHOW server_version_num') / 10000);
-$node->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
-$node->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
-my $started = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+
+# the checkpointer's pid: a new one after a crash-restart (the postmaster's
+# start time stays the same across one)
+sub checkpointer
+{
+	return $node->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'});
+}
+my $started = checkpointer();
 
 # poll until $sql returns t, at most $secs; returns the seconds it took, or undef
 sub within
 {
 	my ($db, $sql, $secs) = @_;
 	my $t0 = time;
-	while (time - $t0 < $secs)
-	{
-		return time - $t0 if $node->safe_psql($db, $sql) eq 't';
-		usleep(100_000);
-	}
-	return undef;
+	return wait_until(sub { $node->safe_psql($db, $sql) eq 't' }, seconds => $secs) ? time - $t0 : undef;
 }
 
 # how many times the sweeper's functions were called
@@ -52,8 +45,7 @@ SELECT count(*) = 0 FROM pg_stat_activity
 WHERE backend_type IN ('walpressure coordinator', 'walpressure client')
    OR application_name IN ('walpressure pgbench', 'walpressure client')}, 15),
 		"$what: no coordinator, client or pgbench connection left");
-	is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'), $started,
-		"$what: no crash-restart");
+	is(checkpointer(), $started, "$what: no crash-restart");
 }
 
 # --- a sweeper whose search_path holds its own functions
@@ -188,7 +180,7 @@ my $stopped = eval { $node->stop('fast'); 1 };
 ok($stopped, sprintf('pg_ctl stop -m fast stopped the server in %.1f s', time - $t0));
 cmp_ok(time - $t0, '<', 30, '... within 30 s');
 $node->start;
-$started = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+$started = checkpointer();
 ok(defined within('postgres', q{SELECT current_setting('wal_writer_delay') = '200ms'}, 30),
 	'after the stop, wal_writer_delay is 200ms again');
 
@@ -322,8 +314,7 @@ DO $$ BEGIN FOR i IN 1..200000 LOOP INSERT INTO churn VALUES (i); COMMIT; END LO
 	ok(defined within('postgres', "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $apid", 10),
 		'the committing backend ends when terminated');
 	$a->quit;
-	is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'), $started,
-		'no crash-restart after the resets');
+	is(checkpointer(), $started, 'no crash-restart after the resets');
 }
 
 done_testing();
