@@ -74,6 +74,9 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'batch-inse
 SELECT walpressure.run_sweep('round_trip_us', ARRAY['0', '-5']);
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": "1 ms"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": 2000000}');
+-- protocol: pgbench's --protocol, one of three words, for the pgbench engine
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"protocol": "fast"}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'backend', settings => '{"protocol": "prepared"}');
 -- server-wide settings: restart-only ones, data loss without acknowledgement, bad values
 SELECT walpressure.run_sweep('wal_buffers', ARRAY['16MB', '64MB']);
 SELECT walpressure.run_sweep('fsync', ARRAY['on', 'off']);

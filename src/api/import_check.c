@@ -167,7 +167,7 @@ wp_check_setting_name(const char *path, const char *name, bool config_key)
 	if (wp_param_kind(name) != WP_PARAM_NONE)
 		return;
 	if (config_key && (strcmp(name, "batch_size") == 0 || strcmp(name, "round_trip_us") == 0 ||
-					   strcmp(name, "sql") == 0))
+					   strcmp(name, "protocol") == 0 || strcmp(name, "sql") == 0))
 		return;
 	wp_refuse(path, psprintf("names \"%s\", which is not a setting a sweep varies", name));
 }

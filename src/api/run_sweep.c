@@ -70,7 +70,7 @@ wp_request_has_server_setting(const WpSweepRequest *req)
 
 /*
  * The settings argument: fixed settings for every step, and the load's
- * batch_size, round_trip_us and sql.  The sql's presence is checked against
+ * batch_size, round_trip_us, protocol and sql.  The sql's presence is checked against
  * the workload; the workload's need for it by the caller.
  */
 static void
@@ -130,6 +130,17 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 			req->batch_size = wp_check_load_value("batch_size", value);
 		else if (strcmp(key, "round_trip_us") == 0)
 			req->round_trip_us = wp_check_round_trip(value);
+		else if (strcmp(key, "protocol") == 0)
+		{
+			if (value == NULL || (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
+								  strcmp(value, "prepared") != 0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("protocol must be simple, extended or prepared, not %s",
+								value ? value : "null"),
+						 errhint("It is pgbench's --protocol: how the clients send their statements.")));
+			strlcpy(req->protocol, value, sizeof(req->protocol));
+		}
 		else if (kind == WP_PARAM_SESSION || kind == WP_PARAM_SERVER)
 		{
 			WpSetting  *fixed;
@@ -316,13 +327,21 @@ wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems)
 }
 
 /*
- * What the chosen engine cannot run: round_trip_us is the backend engine's;
+ * What the chosen engine cannot run: round_trip_us is the backend engine's,
+ * a protocol other than simple pgbench's;
  * pgbench parses a batch of one INSERT per row before it starts; a custom
  * workload needs its SQL.
  */
 static void
 wp_request_engine_limits(WpSweepRequest *req)
 {
+	if (req->engine == WP_ENGINE_BACKEND && req->protocol[0] != '\0' &&
+		strcmp(req->protocol, "simple") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("protocol %s is for the pgbench engine", req->protocol),
+				 errdetail("The backend engine's clients run each statement as it comes, as the simple protocol does."),
+				 errhint("Run the sweep with engine => 'pgbench', or leave protocol out.")));
 	if (req->engine == WP_ENGINE_PGBENCH &&
 		(strcmp(req->setting, "round_trip_us") == 0 || req->round_trip_us > 0))
 		ereport(ERROR,

@@ -212,7 +212,7 @@ wp_refuse_setting(const char *name, const char *what)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s", msg),
 			 errdetail("There is no setting \"%s\".", name),
-			 errhint("Settings: %s; load: %s (round_trip_us also in settings, and batch_size and sql for the workloads that use them).",
+			 errhint("Settings: %s; load: %s (round_trip_us also in settings, and batch_size, protocol and sql for the workloads and engines that use them).",
 					 wp_param_list(WP_PARAM_NONE), wp_param_list(WP_PARAM_LOAD))));
 }
 

@@ -162,6 +162,8 @@ wp_command(const WpLoadSpec *spec, int seconds, const char *dir, const char *soc
 	argv[k++] = "--no-vacuum";
 	argv[k++] = psprintf("--client=%d", spec->clients);
 	argv[k++] = psprintf("--jobs=%ld", Max(1, Min((long) spec->clients, ncpu > 0 ? ncpu : 1)));
+	if (spec->protocol[0] != '\0')
+		argv[k++] = psprintf("--protocol=%s", spec->protocol);
 	if (seconds > 0)
 	{
 		argv[k++] = psprintf("--time=%d", seconds);

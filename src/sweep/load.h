@@ -25,6 +25,7 @@ typedef struct WpLoadSpec
 	int			clients;
 	int			batch_size;
 	int			round_trip_us;	/* backend engine: emulated round trip */
+	char		protocol[16];	/* pgbench engine: --protocol, "": its default */
 	int			scale;
 	int			nsettings;		/* session settings, each one GUC value */
 	WpSetting	settings[WP_MAX_FIXED + WP_CONFIG_MAX];

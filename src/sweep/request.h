@@ -69,6 +69,7 @@ typedef struct WpSweepRequest
 	int			max_clients;	/* the most clients any step runs */
 	int			batch_size;
 	int			round_trip_us;
+	char		protocol[16];	/* pgbench's --protocol; "": its default */
 	int			iops_cap;		/* write IOPS of every step, 0: none */
 	double		duration_s;
 	double		warmup_s;

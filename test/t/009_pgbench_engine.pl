@@ -111,6 +111,22 @@ is($ret, 0, 'a script sweep runs') or diag($err);
 is($node->safe_psql('postgres', q{SELECT string_agg(DISTINCT delay || '/' || siblings || '/' || app, ' ') FROM seen}),
 	'0/3/walpressure pgbench 77/3/walpressure pgbench', 'PGOPTIONS carried each step\'s settings');
 
+# settings' protocol is pgbench's --protocol: with prepared, each client's
+# statement is a prepared one in its session; the default is simple
+$node->safe_psql('postgres', 'CREATE TABLE protocol_seen (protocol text, prepared bigint)');
+for my $p ('prepared', 'simple')
+{
+	($ret, $out, $err) = $node->psql('postgres', qq{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
+                             warmup => '0 s', engine => 'pgbench', prewarm => false,
+                             settings => '{"protocol": "$p"}',
+                             script => 'INSERT INTO protocol_seen SELECT ''$p'', count(*) FROM pg_prepared_statements;')});
+	is($ret, 0, "a sweep with protocol $p runs") or diag($err);
+}
+is($node->safe_psql('postgres', q{
+SELECT string_agg(DISTINCT protocol || ':' || (prepared > 0), ' ' ORDER BY protocol || ':' || (prepared > 0)) FROM protocol_seen}),
+	'prepared:true simple:false', 'protocol prepared: the clients ran prepared statements; simple: none');
+
 # a script with meta-commands
 $node->safe_psql('postgres', 'CREATE TABLE picked (v int)');
 ($ret, $out, $err) = $node->psql('postgres', q{
