@@ -26,7 +26,8 @@ DATA_built = walpressure--$(EXTVERSION).sql $(foreach v,$(UPDATE_FROM),walpressu
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 
 REGRESS = live samples privileges sweep_errors iops_cap statistics security
-REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
+# the regression suites' inputs and outputs: test/regress/sql, test/regress/expected
+REGRESS_OPTS = --inputdir=$(srcdir)/test/regress --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.
 REGRESS_NOT_PRELOADED = not_preloaded
@@ -56,4 +57,4 @@ walpressure--%--$(EXTVERSION).sql: $(SQL_SOURCES)
 
 .PHONY: installcheck-not-preloaded
 installcheck-not-preloaded:
-	$(pg_regress_installcheck) --temp-instance=./tmp_check_np $(REGRESS_NOT_PRELOADED)
+	$(pg_regress_installcheck) --inputdir=$(srcdir)/test/regress --temp-instance=./tmp_check_np $(REGRESS_NOT_PRELOADED)
