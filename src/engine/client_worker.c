@@ -325,6 +325,9 @@ wp_client_main(Datum main_arg)
 		(void) set_config_option("track_wal_io_timing", "on",
 								 superuser() ? PGC_SUSET : PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_SET, true, DEBUG1, false);
+		/* the probe tells this step's leaders, on 18 too (commit_probe.c) */
+		(void) set_config_option("walpressure.exact_leaders", "on", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SET, true, ERROR, false);
 		CommitTransactionCommand();
 		wp_client_apply_settings(spec);
 		wp_client_prepare(&cl);
