@@ -28,8 +28,12 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
+# The cgroup of the IOPS cap the clusters use: test/run gives each run (each
+# major, when majors run side by side) one of its own, delegated to postgres.
+our $CGROUP = $ENV{WP_TEST_CGROUP} // 'walpressure';
+
 our @EXPORT = qw(
-  new_node poll wait_sql wait_ready wait_until
+  $CGROUP new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep wait_clients wait_window
   backend_pid worker_count kill9 background session write_file
 );
@@ -67,6 +71,7 @@ shared_preload_libraries list ('walpressure'); C<init>, a hash of
 PostgreSQL::Test::Cluster::init's parameters; C<extension> (1), 0 for none;
 C<pgbench>, a scale for walpressure.init_pgbench; C<env>, environment
 variables the server starts with (for its first start only).
+walpressure.cgroup is C<$CGROUP>: WP_TEST_CGROUP, else 'walpressure'.
 
 =cut
 
@@ -77,7 +82,7 @@ sub new_node
 	$node->init(%{ $o{init} // {} });
 	my $preload = $o{preload} // 'walpressure';
 	my @conf = @{ $o{conf} // [] };
-	my $text = "\nshared_preload_libraries = '$preload'\n";
+	my $text = "\nshared_preload_libraries = '$preload'\nwalpressure.cgroup = '$CGROUP'\n";
 	while (my ($k, $v) = splice(@conf, 0, 2))
 	{
 		$text .= "$k = $v\n";
