@@ -47,11 +47,11 @@ wp_proc_aclcheck(Oid fn, Oid roleid, AclMode mode)
 #endif
 }
 
-/* The i-th (from 1) entry of the backend status array (renamed in 17). */
+/* The i-th (from 1) entry of the backend status array (renamed in 16.0). */
 static inline LocalPgBackendStatus *
 wp_local_beentry(int i)
 {
-#if PG_VERSION_NUM >= 170000
+#if PG_VERSION_NUM >= 160000
 	return pgstat_get_local_beentry_by_index(i);
 #else
 	return pgstat_fetch_stat_local_beentry(i);
