@@ -35,6 +35,7 @@
 #include "utils/backend_status.h"
 #include "utils/guc.h"
 #include "utils/wait_event.h"
+#include "access/xlogreader.h"
 #if PG_VERSION_NUM >= 180000
 #include "utils/pgstat_internal.h"
 #endif
@@ -116,6 +117,41 @@ wp_my_procno(void)
 #if PG_VERSION_NUM >= 190000 && !defined(CHECKPOINT_IMMEDIATE)
 #define CHECKPOINT_IMMEDIATE CHECKPOINT_FAST
 #endif
+
+/*
+ * A switch case that goes on into the next: 19 builds extensions with
+ * -Wimplicit-fallthrough=5, where only the attribute (pg_fallthrough, new in
+ * 19) says so, no comment.
+ */
+#ifndef pg_fallthrough
+#if defined(__has_attribute)
+#if __has_attribute(fallthrough)
+#define pg_fallthrough __attribute__((fallthrough))
+#endif
+#endif
+#ifndef pg_fallthrough
+#define pg_fallthrough ((void) 0)
+#endif
+#endif
+
+/* SIG_IGN for pqsignal(): 19's handlers take a pg_signal_info too. */
+#ifdef PG_SIG_IGN
+#define WP_SIG_IGN PG_SIG_IGN
+#else
+#define WP_SIG_IGN SIG_IGN
+#endif
+
+/* The first record at or after a position (19 reports why there is none). */
+static inline XLogRecPtr
+wp_find_next_record(XLogReaderState *reader, XLogRecPtr start, char **errormsg)
+{
+#if PG_VERSION_NUM >= 190000
+	return XLogFindNextRecord(reader, start, errormsg);
+#else
+	*errormsg = NULL;
+	return XLogFindNextRecord(reader, start);
+#endif
+}
 
 /*
  * This backend's WAL fsyncs so far, and their time in microseconds (zero

@@ -228,7 +228,7 @@ wp_sampler_main(Datum main_arg)
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
 	/* it runs no statement: pg_cancel_backend() has nothing to cancel */
-	pqsignal(SIGINT, SIG_IGN);
+	pqsignal(SIGINT, WP_SIG_IGN);
 	BackgroundWorkerUnblockSignals();
 
 	/*
