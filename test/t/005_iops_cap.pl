@@ -9,6 +9,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use WalPressure::Test;
 
+# its assertions measure the machine: no other major's suites beside it
+quiet_machine();
+
 my $node = new_node('cap',
 	conf => [ fsync => 'on', max_worker_processes => 16, shared_buffers => '512MB', restart_after_crash => 'on' ]);
 my $pgdata = $node->data_dir;

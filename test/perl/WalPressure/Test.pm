@@ -21,7 +21,8 @@ package WalPressure::Test;
 use strict;
 use warnings;
 
-use Exporter 'import';
+use Exporter ();
+use Fcntl qw(:flock);
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -33,10 +34,26 @@ use Time::HiRes qw(usleep);
 our $CGROUP = $ENV{WP_TEST_CGROUP} // 'walpressure';
 
 our @EXPORT = qw(
-  $CGROUP new_node poll wait_sql wait_ready wait_until
+  $CGROUP quiet_machine new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep wait_clients wait_window
   backend_pid worker_count kill9 background session write_file
 );
+
+# When test/run runs majors side by side it names a lock file
+# (WP_TEST_LOCK): every TAP file holds it shared from its start, and a file
+# that measures the machine (fsync rates, a cap's throughput, a standby's
+# delay) calls quiet_machine() to hold it alone.
+my $lock_fh;
+
+sub import
+{
+	if ($ENV{WP_TEST_LOCK} && !$lock_fh)
+	{
+		open($lock_fh, '>>', $ENV{WP_TEST_LOCK}) or die "open $ENV{WP_TEST_LOCK}: $!";
+		flock($lock_fh, LOCK_SH) or die "flock $ENV{WP_TEST_LOCK}: $!";
+	}
+	goto &Exporter::import;
+}
 
 =pod
 
@@ -60,6 +77,22 @@ WalPressure::Test - what walpressure's TAP files share
 =head1 FUNCTIONS
 
 =over
+
+=item quiet_machine()
+
+Holds the machine alone for the rest of the file when test/run runs majors
+side by side (WP_TEST_LOCK): for a file whose assertions measure the machine
+itself.  Nothing otherwise.
+
+=cut
+
+sub quiet_machine
+{
+	return unless $lock_fh;
+	flock($lock_fh, LOCK_UN);
+	flock($lock_fh, LOCK_EX) or die "flock $ENV{WP_TEST_LOCK}: $!";
+	return;
+}
 
 =item new_node($name, %options)
 
