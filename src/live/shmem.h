@@ -26,6 +26,7 @@
 typedef struct WpProbeSlot
 {
 	pg_atomic_uint64 commits;		/* committed transactions with an xid */
+	pg_atomic_uint64 probed;		/* of those, told leader or follower */
 	pg_atomic_uint64 leaders;		/* of those, this backend fsynced the WAL */
 	pg_atomic_uint64 leader_fsyncs; /* WAL fsyncs done by leaders */
 	pg_atomic_uint64 timed_fsyncs;	/* of those, timed (track_wal_io_timing) */
@@ -47,6 +48,7 @@ typedef struct WpCounters
 	TimestampTz ts;
 	/* commit probe */
 	uint64		commits;
+	uint64		probed;
 	uint64		leaders;
 	uint64		leader_fsyncs;
 	uint64		timed_fsyncs;
