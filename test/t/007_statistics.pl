@@ -113,6 +113,15 @@ like($err2, qr/WARNING:  statement_timeout \(2 s\) is shorter than the sweep's l
 	'a statement_timeout shorter than the sweep: a WARNING at its start');
 like($err2, qr/canceling statement due to statement timeout/, 'and the timeout did cancel it');
 
+# the caller's equivalence margin is the sweep's: two values that cannot
+# differ read the same within 50% after the 3 rounds
+$id = $node->safe_psql('postgres', q{
+SET walpressure.equivalence_margin = 50;
+SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 1,
+                             duration => 1, warmup => 0, prewarm => false, repeats => 'auto')});
+like(sweep_field($node, $id, 'rounds_stop'), qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), after 3 rounds$/,
+	'repeats => auto decides with the caller\'s walpressure.equivalence_margin');
+
 # a real effect: synchronous_commit off against on
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 4, duration => '2 s',
