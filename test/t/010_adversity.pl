@@ -149,13 +149,13 @@ FROM walpressure.sweeps WHERE sweep_id = $id}),
 		'done true 0:1 10:0', 'the sweep goes on; results leave the discarded step out');
 }
 
-# grant_sweeper, as the README calls it for the default engine (pgbench,
-# asked for), gives a role exactly what a sweep with the default arguments
-# needs (prewarm, commit_delay); revoke_sweeper takes it back
-my $readme = slurp_file("$ENV{TESTDIR}/README.md");
-my ($call) = $readme =~ /To let a role other than a superuser run sweeps.*?```sql\n(SELECT \* FROM walpressure\.grant_sweeper\('r', engine => 'pgbench'\);)/s;
-ok(defined $call, 'the README grants a sweeper with one call');
-$call =~ s/'r'/'regress_grantee'/;
+# grant_sweeper, as the security guide calls it for the default engine
+# (pgbench, asked for), gives a role exactly what a sweep with the default
+# arguments needs (prewarm, commit_delay); revoke_sweeper takes it back
+my $guide = slurp_file("$ENV{TESTDIR}/docs/guide/security.md");
+my ($call) = $guide =~ /## Letting a role run sweeps.*?```sql\n.*?(SELECT \* FROM walpressure\.grant_sweeper\('tuner', engine => 'pgbench'\);)/s;
+ok(defined $call, 'the security guide grants a sweeper with one call');
+$call =~ s/'tuner'/'regress_grantee'/;
 $node->safe_psql('postgres', "CREATE ROLE regress_grantee LOGIN;\n$call");
 ($ret, $out, $err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY[0, 100], clients => 1, duration => 1, warmup => 0)},

@@ -4,7 +4,7 @@
 # a cap (the cgroup, its parent's cgroup.subtree_control, the files'
 # permissions), io.max's syntax as written and read back, enrolment through
 # cgroup.procs, a sweep's cap set and put back, and the recovery after a
-# crash.  What only a real v2 machine proves (README, The disk cap): that
+# crash.  What only a real v2 machine proves (docs/guide/disk-cap.md): that
 # the kernel accepts those writes, throttles, moves the processes, and
 # counts their IOs in io.stat.
 use strict;
