@@ -9,6 +9,40 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'wp_setting_number_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
+-- A rate sweep's answer: its latency curve's knee.  The highest rate every
+-- step of which was sustained, the first that was not (then the clients
+-- were busy all the time: a closed loop in disguise), and the first rate
+-- whose p99 latency is more than twice that of the lowest rate.
+CREATE OR REPLACE FUNCTION _rate_answer(sweep_id bigint)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH r AS (
+        SELECT x.*, walpressure._setting_number('rate', x.value) AS lambda
+        FROM walpressure.results x WHERE x.sweep_id = $1 AND x.value_pos > 0 AND x.tps IS NOT NULL
+    ), kept AS (
+        SELECT * FROM r WHERE coalesce(r.rate_sustained, true) ORDER BY r.lambda DESC LIMIT 1
+    ), lost AS (
+        SELECT * FROM r WHERE NOT coalesce(r.rate_sustained, true) ORDER BY r.lambda LIMIT 1
+    ), low AS (
+        SELECT * FROM r ORDER BY r.lambda LIMIT 1
+    ), knee AS (
+        SELECT r.* FROM r, low WHERE r.latency_p99_ms > 2 * low.latency_p99_ms ORDER BY r.lambda LIMIT 1
+    )
+    SELECT concat_ws('; ',
+        CASE WHEN (SELECT count(*) FROM lost) = 0 THEN
+                 (SELECT format('every rate was sustained, up to %s/s (p99 %s ms, schedule lag p99 %s ms)',
+                                k.value, k.latency_p99_ms, k.lag_p99_ms) FROM kept k)
+             ELSE coalesce((SELECT format('the load sustains up to rate = %s/s (p99 %s ms, schedule lag p99 %s ms)',
+                                         k.value, k.latency_p99_ms, k.lag_p99_ms) FROM kept k WHERE k.lambda < (SELECT lambda FROM lost)),
+                           'no rate was sustained')
+                  || (SELECT format('; at %s/s it is not: %s tps achieved, the clients busy all the time (a closed loop in disguise)',
+                                    l.value, l.tps) FROM lost l) END,
+        (SELECT format('p99 latency is more than twice that at %s/s (%s ms) from %s/s on (%s ms): the knee of the curve',
+                       low.value, low.latency_p99_ms, k.value, k.latency_p99_ms) FROM knee k, low))
+$$;
+
 -- The answer of each sweep.  The values that cannot be told from the one
 -- with the most tps (_ties: its paired tps effect against them is not
 -- decided) are the candidates; when the baseline is one of them, keep it.
@@ -43,7 +77,9 @@ WITH base AS (
     JOIN tie_list l USING (sweep_id)
     JOIN sweeps s USING (sweep_id)
     JOIN results r ON r.sweep_id = t.sweep_id AND r.value_pos = t.value_pos
-    WHERE NOT l.baseline_tied AND r.verdict = 'faster'
+    WHERE NOT l.baseline_tied
+      AND CASE WHEN walpressure._open_loop(r.sweep_id) THEN r.latency_p99_verdict = 'lower'
+               ELSE r.verdict = 'faster' END
     ORDER BY r.sweep_id, r.latency_p99_ms NULLS LAST,
              abs(walpressure._setting_number(s.setting, r.value)
                  - walpressure._setting_number(s.setting, coalesce(s.current_value, s.vals[1]))) NULLS LAST,
@@ -81,6 +117,11 @@ WITH base AS (
                WHERE st.data_loss IS NOT NULL) AS data_loss,
            count(*) FILTER (WHERE st.discarded IS NOT NULL) AS steps_discarded,
            string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.discarded IS NOT NULL) AS discarded_values,
+           -- open loop: the steps that fell short of their rate
+           string_agg(DISTINCT format('%s (%s of %s tps)', st.value, round(st.rate_achieved::numeric, 1), st.rate), ', ')
+               FILTER (WHERE NOT st.rate_sustained AND st.discarded IS NULL) AS not_sustained,
+           sum(st.transactions_skipped) AS skipped,
+           sum(st.transactions_late) AS late,
            -- CPU: the server's processes and pgbench, against the CPUs online
            max((st.server_cpu_s + coalesce(st.client_cpu_s, 0)) / nullif(st.seconds, 0)) AS max_cpus_used,
            string_agg(DISTINCT st.value, ', ') FILTER (
@@ -144,6 +185,13 @@ WITH base AS (
                           p.steps_discarded, p.discarded_values) END,
                CASE WHEN p.data_loss IS NOT NULL THEN
                    format('a crash can lose data with %s', p.data_loss) END,
+               CASE WHEN p.not_sustained IS NOT NULL THEN
+                   format('the rate was not sustained at %s: the clients were busy all the time, so those steps measured a closed loop in disguise (their latency is mostly schedule lag); add clients, or read them as closed-loop figures',
+                          p.not_sustained) END,
+               CASE WHEN p.skipped > 0 THEN
+                   format('%s transactions were skipped (they would have started later than latency_limit = %s ms) and %s ended above it',
+                          p.skipped, s.latency_limit_ms, coalesce(p.late, 0)) END,
+               walpressure._threshold_reading(s.sweep_id),
                -- what the rounds decided, when nothing beats the baseline
                CASE WHEN f.sweep_id IS NOT NULL OR b.tps IS NULL OR v.sweep_id IS NULL THEN NULL
                     WHEN p.rounds < 2 THEN
@@ -213,14 +261,29 @@ SELECT s.sweep_id,
        s.setting,
        k.value,
        k.tps,
-       k.speedup AS gain,
-       k.speedup_ci_low AS gain_ci_low,
-       k.speedup_ci_high AS gain_ci_high,
-       k.verdict,
+       CASE WHEN NOT walpressure._open_loop(s.sweep_id) THEN k.speedup
+            WHEN k.verdict = 'baseline' THEN 1.000
+            ELSE round(1 / k.latency_p99_ratio, 3) END AS gain,
+       CASE WHEN walpressure._open_loop(s.sweep_id) THEN round(1 / k.latency_p99_ratio_ci_high, 3)
+            ELSE k.speedup_ci_low END AS gain_ci_low,
+       CASE WHEN walpressure._open_loop(s.sweep_id) THEN round(1 / k.latency_p99_ratio_ci_low, 3)
+            ELSE k.speedup_ci_high END AS gain_ci_high,
+       CASE WHEN walpressure._open_loop(s.sweep_id) AND k.verdict <> 'baseline' THEN k.latency_p99_verdict
+            ELSE k.verdict END AS verdict,
        nullif(btrim(ap.sql), '') AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
        CASE WHEN b.tps IS NULL THEN
                 format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
+            WHEN s.setting = 'rate' THEN walpressure._rate_answer(s.sweep_id)
+            WHEN walpressure._open_loop(s.sweep_id) AND f.sweep_id IS NOT NULL THEN
+                format('change %s to %s: p99 latency %s ms against %s ms at %s = %s, %s, at %s transactions/s (open loop): %sx lower (95%% interval %s-%s)',
+                       s.setting, f.value, f.latency_p99_ms, b.latency_p99_ms, s.setting, b.value,
+                       CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END, s.rate,
+                       walpressure._ratio_text(1 / f.latency_p99_ratio),
+                       walpressure._ratio_text(1 / f.latency_p99_ratio_ci_high), walpressure._ratio_text(1 / f.latency_p99_ratio_ci_low))
+            WHEN walpressure._open_loop(s.sweep_id) THEN
+                format('keep %s = %s: at %s transactions/s (open loop) no value gives a lower p99 latency (%s ms) beyond its 95%% interval',
+                       s.setting, coalesce(s.current_value, b.value), s.rate, b.latency_p99_ms)
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
                        s.setting, f.value, walpressure._ratio_text(f.speedup), b.value,
@@ -265,7 +328,7 @@ LEFT JOIN tie_list l USING (sweep_id)
 ORDER BY s.sweep_id;
 
 COMMENT ON VIEW best IS
-'Per sweep, the answer: the values that cannot be told from the one with the most tps (paired 95% intervals, effects()) are listed in ties; when the baseline (the server''s current value, else the first) is among them, keep it (apply NULL); else change to one of them that is faster than the baseline, the lowest p99 first, then the value nearest the current one: its gain with a 95% interval and how to apply it (ALTER SYSTEM; a value that can lose data in a crash only per transaction with SET LOCAL, or not at all for fsync and full_page_writes off); and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, what the rounds decided and the rounds that would)';
+'Per sweep, the answer: the values that cannot be told from the one with the most tps (in an open loop, run_sweep''s rate: the lowest p99 latency among the values that sustained the rate; gain is then how many times lower the p99 is than the baseline''s, and verdict the p99''s) (paired 95% intervals, effects()) are listed in ties; a rate sweep''s answer is its knee, the highest rate sustained; when the baseline (the server''s current value, else the first) is among them, keep it (apply NULL); else change to one of them that is faster than the baseline, the lowest p99 first, then the value nearest the current one: its gain with a 95% interval and how to apply it (ALTER SYSTEM; a value that can lose data in a crash only per transaction with SET LOCAL, or not at all for fsync and full_page_writes off); and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, what the rounds decided and the rounds that would)';
 
 -- A grid sweep's two settings and their values: a settings sweep whose every
 -- value sets the same two settings, each to two values or more.  down is the
@@ -379,6 +442,25 @@ BEGIN
                        CASE WHEN ran > 1 THEN ' across rounds' ELSE ' (none from one round)' END);
     RETURN NEXT format('the ratio against the baseline: the geometric mean of the per-round ratios, paired by round; faster / slower: its 95%% interval excludes 1; equivalent: it lies within ±%s%%',
                        walpressure._margin());
+
+    -- an open loop: the latency a user arriving on the schedule saw (the
+    -- schedule lag included), the rate kept, and the p99's paired verdict
+    IF EXISTS (SELECT 1 FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id AND x.rate IS NOT NULL) THEN
+        RETURN NEXT '';
+        RETURN NEXT format('open loop%s: latency from each transaction''s scheduled start (schedule lag included), ms; p99 against the baseline',
+                           coalesce(format(' at %s transactions/s (Poisson arrivals)', s.rate), ' (rates swept)'));
+        RETURN NEXT format('%s | %9s | %9s | %9s | %9s | %9s | %s', rpad(s.setting, vw), 'p50', 'p99', 'p99.9', 'lag p99', 'achieved', 'p99 verdict');
+        FOR r IN SELECT * FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id AND x.value_pos > 0
+                 ORDER BY x.value_pos LOOP
+            RETURN NEXT rtrim(format('%s | %9s | %9s | %9s | %9s | %9s | %s', rpad(r.value, vw),
+                coalesce(r.latency_p50_ms::text, '-'), coalesce(r.latency_p99_ms::text, '-'),
+                coalesce(r.latency_p999_ms::text, '-'), coalesce(r.lag_p99_ms::text, '-'),
+                coalesce(r.rate_achieved::text, '-'),
+                CASE WHEN NOT r.rate_sustained THEN format('NOT SUSTAINED (%s asked): a closed loop in disguise', r.rate)
+                     WHEN r.verdict = 'baseline' THEN 'baseline'
+                     ELSE coalesce(walpressure._ratio_text(r.latency_p99_ratio) || 'x ' || r.latency_p99_verdict, '') END));
+        END LOOP;
+    END IF;
 
     -- a grid: the tps as a table, the setting that changes least often
     -- from one value to the next down the side

@@ -91,7 +91,9 @@ SELECT is(
     'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
     'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text, '
     'budget "any" DEFAULT NULL::interval, checkpoint boolean DEFAULT true, '
-    'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text',
+    'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text, '
+    'rate double precision DEFAULT NULL::double precision, '
+    'latency_limit double precision DEFAULT NULL::double precision',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();
