@@ -65,8 +65,11 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id, const char *thres
 			 more ? errdetail("%s", more) : 0,
 			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
 			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
-	/* the group-commit threshold, from the flush cost the coordinator measured */
-	if (threshold != NULL && threshold[0] != '\0')
+	/*
+	 * the group-commit threshold, from the flush cost the coordinator
+	 * measured, for a caller who waits (else it is in sweeps.threshold)
+	 */
+	if (wait && threshold != NULL && threshold[0] != '\0')
 		ereport(NOTICE,
 				(errmsg("%s", threshold),
 				 errdetail("lambda* = 2/F0 is the threshold of \"Group Commit Self-Clocks\" (arXiv 2606.18187), F0 the time one WAL flush takes; walpressure.best says after the sweep where the measured optimum fell against it.")));

@@ -149,9 +149,10 @@ wp_step_message(int64 id, int step, int total, const WpSweepRequest *req, int po
 {
 	/* open loop: the rate kept, and the latency a user arriving then saw */
 	char	   *load = r->rate > 0 ?
-		psprintf("%.1f tps of %g asked%s, p99 %.2f ms (lag p99 %.2f ms)", r->tps, r->rate,
+		psprintf("%.1f tps of %g asked%s%s", r->tps, r->rate,
 				 r->rate_sustained ? "" : " (NOT SUSTAINED: a closed loop in disguise)",
-				 r->latency_p99_ms, r->lag_p99_ms) :
+				 r->latency_p99_ms >= 0 ?
+				 psprintf(", p99 %.2f ms (lag p99 %.2f ms)", r->latency_p99_ms, r->lag_p99_ms) : "") :
 		psprintf("%.1f tps", r->tps);
 
 	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %s, %s%s%s%s",

@@ -77,6 +77,14 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_tr
 -- protocol: pgbench's --protocol, one of three words, for the pgbench engine
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"protocol": "fast"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'backend', settings => '{"protocol": "prepared"}');
+-- rate: an open loop, transactions per second for the pgbench engine
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], rate => 0);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], rate => 'NaN');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2, rate => 50000);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'backend', rate => 100);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], rate => 100, latency_limit => -1);
+SELECT walpressure.run_sweep('rate', ARRAY['100', 'lots']);
+SELECT walpressure.run_sweep('rate', ARRAY['100'], rate => 100);
 -- server-wide settings: restart-only ones, data loss without acknowledgement, bad values
 SELECT walpressure.run_sweep('wal_buffers', ARRAY['16MB', '64MB']);
 SELECT walpressure.run_sweep('fsync', ARRAY['on', 'off']);
