@@ -81,7 +81,8 @@ wp_threshold_measure(int64 id, const WpSweepRequest *req, WpCap *cap)
 	bool		isnull;
 	Datum		note;
 
-	if (!wp_threshold_wanted(req))
+	/* a library newer than the extension's SQL (before ALTER EXTENSION UPDATE): none */
+	if (!wp_threshold_wanted(req) || !wp_schema_has(700))
 		return;
 	if (cap->active && first_cap > 0)
 		wp_cap_set(cap, first_cap);
