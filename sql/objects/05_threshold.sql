@@ -93,10 +93,12 @@ AS $$
     SELECT format('F0 = %s ms (%s; median %s ms, p99 %s ms), lambda* = 2/F0 = %s commits/s; %s%s',
                   round(s.f0_ms::numeric, 3), s.f0_source, round(s.f0_p50_ms::numeric, 3),
                   round(s.f0_p99_ms::numeric, 3), round(walpressure._lambda_star(s.f0_ms)::numeric),
-                  (SELECT string_agg(format('%s = %s at %s commits/s: %s', s.setting, l.value,
-                                            round(l.lambda::numeric), walpressure._threshold_side(s.f0_ms, l.lambda)),
-                                     '; ' ORDER BY l.value_pos)
-                   FROM load l WHERE l.lambda > 0),
+                  CASE WHEN s.rate > 0 THEN
+                           format('the rate asked, %s/s, is %s', s.rate, walpressure._threshold_side(s.f0_ms, s.rate))
+                       ELSE (SELECT string_agg(format('%s = %s at %s commits/s: %s', s.setting, l.value,
+                                                      round(l.lambda::numeric), walpressure._threshold_side(s.f0_ms, l.lambda)),
+                                               '; ' ORDER BY l.value_pos)
+                             FROM load l WHERE l.lambda > 0) END,
                   CASE WHEN s.setting = 'commit_delay' AND (SELECT count(*) FROM top) = 1 THEN
                       format('. Measured optimum: commit_delay = %s us (%s)%s',
                              (SELECT value FROM top),

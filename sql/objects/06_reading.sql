@@ -955,6 +955,8 @@ DECLARE
     legend text := '';
     lx float8;
     lines int;
+    open bool;          -- an open loop: the right axis is p99 latency, not write IOPS
+    right_label text;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
     IF NOT FOUND THEN
@@ -980,12 +982,17 @@ BEGIN
     SELECT count(*), bool_and(walpressure._setting_number(s.setting, x2.value) IS NOT NULL),
            min(walpressure._setting_number(s.setting, x2.value)),
            max(walpressure._setting_number(s.setting, x2.value)),
-           max(x2.tps), max(greatest(x2.write_iops, x2.iops_cap)), bool_or(x2.write_iops IS NOT NULL),
+           max(x2.tps),
+           CASE WHEN bool_or(x2.rate IS NOT NULL) THEN max(x2.latency_p99_ms) ELSE max(greatest(x2.write_iops, x2.iops_cap)) END,
+           CASE WHEN bool_or(x2.rate IS NOT NULL) THEN bool_or(x2.latency_p99_ms IS NOT NULL) ELSE bool_or(x2.write_iops IS NOT NULL) END,
+           bool_or(x2.rate IS NOT NULL),
            CASE WHEN s.setting = 'settings' THEN
                string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
            ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
-        INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
+        INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, open, loss
         FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
+    open := coalesce(open, false);
+    right_label := CASE WHEN open THEN 'p99 latency, ms' ELSE 'write IOPS' END;
     -- a numeric axis needs values a tick apart: two that differ in the last
     -- digits of a float8 are drawn one per value
     numeric_x := coalesce(numeric_x, false) AND n >= 2
@@ -1026,7 +1033,7 @@ BEGIN
     END LOOP;
     IF has_iops THEN
         svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', w - rt, t, w - rt, h - b)
-                   || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">write IOPS</text>', w - rt + 40, t - 10);
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">%s</text>', w - rt + 40, t - 10, right_label);
         FOR i IN 0..least(round(iops_top / iops_step), 20)::int LOOP
             py := h - b - ph * i * iops_step / iops_top;
             svg := svg || format('<text x="%s" y="%s" fill="#c45a00">%s</text>',
@@ -1095,7 +1102,16 @@ BEGIN
             marks := marks || format('<circle cx="%s" cy="%s" r="11" fill="none" stroke="#2a9d3a" stroke-width="2.5"/>',
                                      walpressure._px(px), walpressure._px(py));
         END IF;
-        IF r.write_iops IS NOT NULL THEN
+        IF open AND r.latency_p99_ms IS NOT NULL THEN
+            iops_line := iops_line || walpressure._px(px) || ',' || walpressure._px(h - b - ph * r.latency_p99_ms / iops_top) || ' ';
+            -- a rate not sustained: a closed loop in disguise, marked red
+            marks := marks || format('<rect x="%s" y="%s" width="8" height="8" fill="%s"><title>%s</title></rect>',
+                                     walpressure._px(px - 4), walpressure._px(h - b - ph * r.latency_p99_ms / iops_top - 4),
+                                     CASE WHEN r.rate_sustained THEN '#c45a00' ELSE '#c0392b' END,
+                                     walpressure._xml_text(format('%s = %s: p99 %s ms, %s of %s transactions/s%s', s.setting, r.value,
+                                                                  r.latency_p99_ms, r.rate_achieved, r.rate,
+                                                                  CASE WHEN r.rate_sustained THEN '' ELSE ': NOT SUSTAINED, a closed loop in disguise' END)));
+        ELSIF NOT open AND r.write_iops IS NOT NULL THEN
             iops_line := iops_line || walpressure._px(px) || ',' || walpressure._px(h - b - ph * r.write_iops / iops_top) || ' ';
         END IF;
     END LOOP;
@@ -1104,7 +1120,7 @@ BEGIN
         svg := svg || format('<polyline points="%s" fill="none" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/>',
                              trim(iops_line));
     END IF;
-    IF s.iops_cap IS NOT NULL AND has_iops THEN
+    IF s.iops_cap IS NOT NULL AND has_iops AND NOT open THEN
         py := h - b - ph * s.iops_cap / iops_top;
         svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c45a00" stroke-width="1" stroke-dasharray="2 3"/>',
                              l, walpressure._px(py), w - rt, walpressure._px(py));
@@ -1117,11 +1133,11 @@ BEGIN
                      lx, lx + 18, lx + 22);
     lx := lx + 22 + 6.6 * length('tps (bar: 95% interval)') + 14;
     IF iops_line <> '' THEN
-        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/><text x="%s" y="62" fill="#c45a00">write IOPS</text>',
-                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22));
-        lx := lx + 22 + 6.6 * length('write IOPS') + 14;
+        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/><text x="%s" y="62" fill="#c45a00">%s</text>',
+                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22), right_label);
+        lx := lx + 22 + 6.6 * length(right_label) + 14;
     END IF;
-    IF s.iops_cap IS NOT NULL AND has_iops THEN
+    IF s.iops_cap IS NOT NULL AND has_iops AND NOT open THEN
         legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-dasharray="2 3"/><text x="%s" y="62" fill="#c45a00">%s</text>',
                                    walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22),
                                    'cap ' || s.iops_cap);
@@ -1154,7 +1170,7 @@ END
 $$;
 
 COMMENT ON FUNCTION _plot(bigint) IS
-'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value; a grid''s heat map (_plot_grid)';
+'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value (an open loop: p99 latency, schedule lag included, instead of IOPS, a rate not sustained in red); a grid''s heat map (_plot_grid)';
 
 -- The entry points: the sweep ids checked in C (a plain "no sweep 99", no
 -- PL/pgSQL CONTEXT), then the functions above.

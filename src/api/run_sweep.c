@@ -132,16 +132,7 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 		else if (strcmp(key, "round_trip_us") == 0)
 			req->round_trip_us = wp_check_round_trip(value);
 		else if (strcmp(key, "protocol") == 0)
-		{
-			if (value == NULL || (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
-								  strcmp(value, "prepared") != 0))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("protocol must be simple, extended or prepared, not %s",
-								value ? value : "null"),
-						 errhint("It is pgbench's --protocol: how the clients send their statements.")));
-			strlcpy(req->protocol, value, sizeof(req->protocol));
-		}
+			strlcpy(req->protocol, wp_check_protocol(value), sizeof(req->protocol));
 		else if (kind == WP_PARAM_SESSION || kind == WP_PARAM_SERVER)
 		{
 			WpSetting  *fixed;
