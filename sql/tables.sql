@@ -43,7 +43,14 @@ CREATE TABLE sweeps (
     rounds_stop text,
     checkpoint bool NOT NULL DEFAULT true,
     on_standby_loss text NOT NULL DEFAULT 'stop' CHECK (on_standby_loss IN ('stop', 'skip')),
-    standby_conninfo text
+    standby_conninfo text,
+    rate float8,
+    latency_limit_ms float8,
+    f0_ms float8,
+    f0_p50_ms float8,
+    f0_p99_ms float8,
+    f0_source text,
+    threshold text
 );
 
 CREATE TABLE steps (
@@ -106,6 +113,15 @@ CREATE TABLE steps (
     standby_wal_fsyncs_per_s float8,
     standby_write_iops float8,
     standby_source text,
+    latency_p999_ms float8,
+    rate float8,
+    rate_achieved float8,
+    rate_sustained bool,
+    lag_avg_ms float8,
+    lag_p50_ms float8,
+    lag_p99_ms float8,
+    transactions_late bigint,
+    transactions_skipped bigint,
     PRIMARY KEY (sweep_id, step)
 );
 

@@ -166,7 +166,8 @@ AS $$
         SELECT coalesce($2, s.current_pos, 1) AS pos
         FROM walpressure.sweeps s WHERE s.sweep_id = $1
     ), st AS (
-        SELECT x.value_pos, x.value, x.repeat, x.tps, x.latency_p50_ms, x.latency_p99_ms
+        SELECT x.value_pos, x.value, x.repeat, x.tps, x.latency_p50_ms, x.latency_p99_ms,
+               x.latency_p999_ms
         FROM walpressure.steps x
         WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0
     ), figures AS (
@@ -176,7 +177,8 @@ AS $$
         JOIN st r ON r.repeat = v.repeat AND r.value_pos = (SELECT pos FROM ref)
         CROSS JOIN LATERAL (VALUES ('tps', v.tps, r.tps, true),
                                    ('latency_p50', v.latency_p50_ms, r.latency_p50_ms, false),
-                                   ('latency_p99', v.latency_p99_ms, r.latency_p99_ms, false))
+                                   ('latency_p99', v.latency_p99_ms, r.latency_p99_ms, false),
+                                   ('latency_p999', v.latency_p999_ms, r.latency_p999_ms, false))
                            AS k(metric, x, y, higher_better)
         WHERE v.value_pos <> (SELECT pos FROM ref) AND k.x IS NOT NULL AND k.y IS NOT NULL
         GROUP BY v.value_pos, k.metric, k.higher_better
@@ -190,10 +192,23 @@ AS $$
 $$;
 
 COMMENT ON FUNCTION effects(bigint, int) IS
-'Each value''s effect against the baseline (or against value_pos `against`), paired by interleaved round, for tps, latency_p50 and latency_p99: the geometric mean of the per-round ratios, its 95% interval (t on the logs), the verdict (faster / slower, or lower / higher for a latency, when the interval excludes 1; equivalent when it lies within +-walpressure.equivalence_margin %; else undecided) and the rounds that would decide at this spread';
+'Each value''s effect against the baseline (or against value_pos `against`), paired by interleaved round, for tps, latency_p50, latency_p99 and latency_p999 (the last for steps recorded from 0.7.0 on): the geometric mean of the per-round ratios, its 95% interval (t on the logs), the verdict (faster / slower, or lower / higher for a latency, when the interval excludes 1; equivalent when it lies within +-walpressure.equivalence_margin %; else undecided) and the rounds that would decide at this spread';
+
+-- Is a sweep open-loop (run_sweep's rate)?  Its answer is read by latency:
+-- the rate is fixed, and what the values change is how long a user waits.
+-- A rate sweep is not: its values are the load itself.
+CREATE OR REPLACE FUNCTION _open_loop(sweep_id bigint)
+RETURNS bool
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce((SELECT s.rate IS NOT NULL AND s.setting <> 'rate'
+                     FROM walpressure.sweeps s WHERE s.sweep_id = $1), false)
+$$;
 
 -- The value a sweep's answer starts from: the one with the most tps (the
--- geometric mean of its rounds, steps that count).
+-- geometric mean of its rounds, steps that count); in an open loop, the one
+-- with the lowest p99 latency among the values that sustained the rate.
 CREATE OR REPLACE FUNCTION _top(sweep_id bigint)
 RETURNS int
 LANGUAGE sql STABLE
@@ -201,27 +216,31 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT x.value_pos FROM walpressure.steps x
     WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
+      AND (NOT walpressure._open_loop($1) OR x.latency_p99_ms > 0)
     GROUP BY x.value_pos
-    ORDER BY avg(ln(x.tps)) DESC, x.value_pos
+    ORDER BY CASE WHEN walpressure._open_loop($1) THEN NOT coalesce(bool_and(x.rate_sustained), true) END,
+             CASE WHEN walpressure._open_loop($1) THEN avg(ln(x.latency_p99_ms)) ELSE -avg(ln(x.tps)) END,
+             x.value_pos
     LIMIT 1
 $$;
 
--- The values that cannot be told from the top (its tps effect against
--- them is not decided), the top among them: what an answer chooses from.
--- against_base: each one's tps verdict against the baseline.
+-- The values that cannot be told from the top (its effect against them is
+-- not decided: tps, or p99 latency in an open loop), the top among them:
+-- what an answer chooses from.
 CREATE OR REPLACE FUNCTION _ties(sweep_id bigint)
 RETURNS TABLE (value_pos int, value text, verdict_vs_top text, equivalent_to_top bool)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH t AS (SELECT walpressure._top($1) AS pos)
+    WITH t AS (SELECT walpressure._top($1) AS pos, walpressure._open_loop($1) AS open)
     SELECT t.pos, (SELECT min(x.value) FROM walpressure.steps x WHERE x.sweep_id = $1 AND x.value_pos = t.pos),
            'top', true
     FROM t WHERE t.pos IS NOT NULL
     UNION ALL
     SELECT e.value_pos, e.value, e.verdict, e.verdict = 'equivalent'
     FROM t CROSS JOIN LATERAL walpressure.effects($1, t.pos) AS e
-    WHERE e.metric = 'tps' AND e.verdict <> 'slower'
+    WHERE e.metric = CASE WHEN t.open THEN 'latency_p99' ELSE 'tps' END
+      AND e.verdict <> CASE WHEN t.open THEN 'higher' ELSE 'slower' END
 $$;
 
 -- repeats => 'auto': is the answer clear after the rounds so far?  Why, or
@@ -237,8 +256,9 @@ AS $$
     SELECT CASE
         WHEN NOT EXISTS (SELECT FROM t) THEN NULL
         WHEN (SELECT count(*) FROM t) = 1 THEN
-            format('decided: %s has the most tps, beyond the 95%% interval of every other value',
-                   (SELECT value FROM t))
+            format('decided: %s has the %s, beyond the 95%% interval of every other value',
+                   (SELECT value FROM t),
+                   CASE WHEN walpressure._open_loop($1) THEN 'lowest p99 latency' ELSE 'most tps' END)
         WHEN (SELECT bool_and(equivalent_to_top) FROM t) THEN
             format('equivalent: %s are the same within ±%s%% (95%% intervals)',
                    (SELECT string_agg(value, ', ' ORDER BY value_pos) FROM t), walpressure._margin())

@@ -105,7 +105,9 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- people type: ARRAY['0', '1000'], ARRAY[0, 1000], '{0,1000}'; duration and
 -- warmup an interval ('60 s') or a number of seconds (60); repeats a number
 -- of rounds or 'auto', and budget (an interval or seconds) the time the
--- rounds of repeats => 'auto' may take.
+-- rounds of repeats => 'auto' may take; rate (transactions per second,
+-- pgbench's --rate) makes it an open loop, latency_limit (ms) counts late
+-- transactions and skips those that would start later than it.
 CREATE OR REPLACE FUNCTION run_sweep(
     setting text,
     vals "any",
@@ -125,13 +127,15 @@ CREATE OR REPLACE FUNCTION run_sweep(
     budget "any" DEFAULT NULL::interval,
     checkpoint bool DEFAULT true,
     on_standby_loss text DEFAULT 'stop',
-    standby_conninfo text DEFAULT NULL)
+    standby_conninfo text DEFAULT NULL,
+    rate float8 DEFAULT NULL,
+    latency_limit float8 DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records; rate: an open loop, transactions per second started on a Poisson schedule (pgbench''s --rate; run_sweep(''rate'', ...) sweeps it), each latency counted from its scheduled start; latency_limit: milliseconds above which a transaction is late (with a rate, one that would start later is skipped)';
 
 CREATE OR REPLACE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -171,7 +175,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;

@@ -9,6 +9,40 @@ RETURNS float8
 AS 'MODULE_PATHNAME', 'wp_setting_number_sql'
 LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
+-- A rate sweep's answer: its latency curve's knee.  The highest rate every
+-- step of which was sustained, the first that was not (then the clients
+-- were busy all the time: a closed loop in disguise), and the first rate
+-- whose p99 latency is more than twice that of the lowest rate.
+CREATE OR REPLACE FUNCTION _rate_answer(sweep_id bigint)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH r AS (
+        SELECT x.*, walpressure._setting_number('rate', x.value) AS lambda
+        FROM walpressure.results x WHERE x.sweep_id = $1 AND x.value_pos > 0 AND x.tps IS NOT NULL
+    ), kept AS (
+        SELECT * FROM r WHERE coalesce(r.rate_sustained, true) ORDER BY r.lambda DESC LIMIT 1
+    ), lost AS (
+        SELECT * FROM r WHERE NOT coalesce(r.rate_sustained, true) ORDER BY r.lambda LIMIT 1
+    ), low AS (
+        SELECT * FROM r ORDER BY r.lambda LIMIT 1
+    ), knee AS (
+        SELECT r.* FROM r, low WHERE r.latency_p99_ms > 2 * low.latency_p99_ms ORDER BY r.lambda LIMIT 1
+    )
+    SELECT concat_ws('; ',
+        CASE WHEN (SELECT count(*) FROM lost) = 0 THEN
+                 (SELECT format('every rate was sustained, up to %s/s (p99 %s ms, schedule lag p99 %s ms)',
+                                k.value, k.latency_p99_ms, k.lag_p99_ms) FROM kept k)
+             ELSE coalesce((SELECT format('the load sustains up to rate = %s/s (p99 %s ms, schedule lag p99 %s ms)',
+                                         k.value, k.latency_p99_ms, k.lag_p99_ms) FROM kept k WHERE k.lambda < (SELECT lambda FROM lost)),
+                           'no rate was sustained')
+                  || (SELECT format('; at %s/s it is not: %s tps achieved, the clients busy all the time (a closed loop in disguise)',
+                                    l.value, l.tps) FROM lost l) END,
+        (SELECT format('p99 latency is more than twice that at %s/s (%s ms) from %s/s on (%s ms): the knee of the curve',
+                       low.value, low.latency_p99_ms, k.value, k.latency_p99_ms) FROM knee k, low))
+$$;
+
 -- The answer of each sweep.  The values that cannot be told from the one
 -- with the most tps (_ties: its paired tps effect against them is not
 -- decided) are the candidates; when the baseline is one of them, keep it.
@@ -43,7 +77,9 @@ WITH base AS (
     JOIN tie_list l USING (sweep_id)
     JOIN sweeps s USING (sweep_id)
     JOIN results r ON r.sweep_id = t.sweep_id AND r.value_pos = t.value_pos
-    WHERE NOT l.baseline_tied AND r.verdict = 'faster'
+    WHERE NOT l.baseline_tied
+      AND CASE WHEN walpressure._open_loop(r.sweep_id) THEN r.latency_p99_verdict = 'lower'
+               ELSE r.verdict = 'faster' END
     ORDER BY r.sweep_id, r.latency_p99_ms NULLS LAST,
              abs(walpressure._setting_number(s.setting, r.value)
                  - walpressure._setting_number(s.setting, coalesce(s.current_value, s.vals[1]))) NULLS LAST,
@@ -81,6 +117,11 @@ WITH base AS (
                WHERE st.data_loss IS NOT NULL) AS data_loss,
            count(*) FILTER (WHERE st.discarded IS NOT NULL) AS steps_discarded,
            string_agg(DISTINCT st.value, ', ') FILTER (WHERE st.discarded IS NOT NULL) AS discarded_values,
+           -- open loop: the steps that fell short of their rate
+           string_agg(DISTINCT format('%s (%s of %s tps)', st.value, round(st.rate_achieved::numeric, 1), st.rate), ', ')
+               FILTER (WHERE NOT st.rate_sustained AND st.discarded IS NULL) AS not_sustained,
+           sum(st.transactions_skipped) AS skipped,
+           sum(st.transactions_late) AS late,
            -- CPU: the server's processes and pgbench, against the CPUs online
            max((st.server_cpu_s + coalesce(st.client_cpu_s, 0)) / nullif(st.seconds, 0)) AS max_cpus_used,
            string_agg(DISTINCT st.value, ', ') FILTER (
@@ -144,6 +185,13 @@ WITH base AS (
                           p.steps_discarded, p.discarded_values) END,
                CASE WHEN p.data_loss IS NOT NULL THEN
                    format('a crash can lose data with %s', p.data_loss) END,
+               CASE WHEN p.not_sustained IS NOT NULL THEN
+                   format('the rate was not sustained at %s: the clients were busy all the time, so those steps measured a closed loop in disguise (their latency is mostly schedule lag); add clients, or read them as closed-loop figures',
+                          p.not_sustained) END,
+               CASE WHEN p.skipped > 0 THEN
+                   format('%s transactions were skipped (they would have started later than latency_limit = %s ms) and %s ended above it',
+                          p.skipped, s.latency_limit_ms, coalesce(p.late, 0)) END,
+               walpressure._threshold_reading(s.sweep_id),
                -- what the rounds decided, when nothing beats the baseline
                CASE WHEN f.sweep_id IS NOT NULL OR b.tps IS NULL OR v.sweep_id IS NULL THEN NULL
                     WHEN p.rounds < 2 THEN
@@ -213,14 +261,29 @@ SELECT s.sweep_id,
        s.setting,
        k.value,
        k.tps,
-       k.speedup AS gain,
-       k.speedup_ci_low AS gain_ci_low,
-       k.speedup_ci_high AS gain_ci_high,
-       k.verdict,
+       CASE WHEN NOT walpressure._open_loop(s.sweep_id) THEN k.speedup
+            WHEN k.verdict = 'baseline' THEN 1.000
+            ELSE round(1 / k.latency_p99_ratio, 3) END AS gain,
+       CASE WHEN walpressure._open_loop(s.sweep_id) THEN round(1 / k.latency_p99_ratio_ci_high, 3)
+            ELSE k.speedup_ci_low END AS gain_ci_low,
+       CASE WHEN walpressure._open_loop(s.sweep_id) THEN round(1 / k.latency_p99_ratio_ci_low, 3)
+            ELSE k.speedup_ci_high END AS gain_ci_high,
+       CASE WHEN walpressure._open_loop(s.sweep_id) AND k.verdict <> 'baseline' THEN k.latency_p99_verdict
+            ELSE k.verdict END AS verdict,
        nullif(btrim(ap.sql), '') AS apply,
        array_to_string(d.lines, E'\n') AS diagnoses,
        CASE WHEN b.tps IS NULL THEN
                 format('no answer: %s has no step that counts', coalesce(s.setting || ' = ' || b.value, 'the baseline'))
+            WHEN s.setting = 'rate' THEN walpressure._rate_answer(s.sweep_id)
+            WHEN walpressure._open_loop(s.sweep_id) AND f.sweep_id IS NOT NULL THEN
+                format('change %s to %s: p99 latency %s ms against %s ms at %s = %s, %s, at %s transactions/s (open loop): %sx lower (95%% interval %s-%s)',
+                       s.setting, f.value, f.latency_p99_ms, b.latency_p99_ms, s.setting, b.value,
+                       CASE WHEN b.is_current THEN 'the current value' ELSE 'the first value' END, s.rate,
+                       walpressure._ratio_text(1 / f.latency_p99_ratio),
+                       walpressure._ratio_text(1 / f.latency_p99_ratio_ci_high), walpressure._ratio_text(1 / f.latency_p99_ratio_ci_low))
+            WHEN walpressure._open_loop(s.sweep_id) THEN
+                format('keep %s = %s: at %s transactions/s (open loop) no value gives a lower p99 latency (%s ms) beyond its 95%% interval',
+                       s.setting, coalesce(s.current_value, b.value), s.rate, b.latency_p99_ms)
             WHEN f.sweep_id IS NOT NULL AND s.setting = ANY (walpressure.sweepable_load()) THEN
                 format('%s = %s gives the most tps: %sx that of %s (95%% interval %s-%s)',
                        s.setting, f.value, walpressure._ratio_text(f.speedup), b.value,
@@ -265,7 +328,7 @@ LEFT JOIN tie_list l USING (sweep_id)
 ORDER BY s.sweep_id;
 
 COMMENT ON VIEW best IS
-'Per sweep, the answer: the values that cannot be told from the one with the most tps (paired 95% intervals, effects()) are listed in ties; when the baseline (the server''s current value, else the first) is among them, keep it (apply NULL); else change to one of them that is faster than the baseline, the lowest p99 first, then the value nearest the current one: its gain with a 95% interval and how to apply it (ALTER SYSTEM; a value that can lose data in a crash only per transaction with SET LOCAL, or not at all for fsync and full_page_writes off); and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, what the rounds decided and the rounds that would)';
+'Per sweep, the answer: the values that cannot be told from the one with the most tps (in an open loop, run_sweep''s rate: the lowest p99 latency among the values that sustained the rate; gain is then how many times lower the p99 is than the baseline''s, and verdict the p99''s) (paired 95% intervals, effects()) are listed in ties; a rate sweep''s answer is its knee, the highest rate sustained; when the baseline (the server''s current value, else the first) is among them, keep it (apply NULL); else change to one of them that is faster than the baseline, the lowest p99 first, then the value nearest the current one: its gain with a 95% interval and how to apply it (ALTER SYSTEM; a value that can lose data in a crash only per transaction with SET LOCAL, or not at all for fsync and full_page_writes off); and diagnoses of the curve (a fast fsync, the cap, CPU, checkpoints, what the rounds decided and the rounds that would)';
 
 -- A grid sweep's two settings and their values: a settings sweep whose every
 -- value sets the same two settings, each to two values or more.  down is the
@@ -379,6 +442,25 @@ BEGIN
                        CASE WHEN ran > 1 THEN ' across rounds' ELSE ' (none from one round)' END);
     RETURN NEXT format('the ratio against the baseline: the geometric mean of the per-round ratios, paired by round; faster / slower: its 95%% interval excludes 1; equivalent: it lies within ±%s%%',
                        walpressure._margin());
+
+    -- an open loop: the latency a user arriving on the schedule saw (the
+    -- schedule lag included), the rate kept, and the p99's paired verdict
+    IF EXISTS (SELECT 1 FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id AND x.rate IS NOT NULL) THEN
+        RETURN NEXT '';
+        RETURN NEXT format('open loop%s: latency from each transaction''s scheduled start (schedule lag included), ms; p99 against the baseline',
+                           coalesce(format(' at %s transactions/s (Poisson arrivals)', s.rate), ' (rates swept)'));
+        RETURN NEXT format('%s | %9s | %9s | %9s | %9s | %9s | %s', rpad(s.setting, vw), 'p50', 'p99', 'p99.9', 'lag p99', 'achieved', 'p99 verdict');
+        FOR r IN SELECT * FROM walpressure.results x WHERE x.sweep_id = _report.sweep_id AND x.value_pos > 0
+                 ORDER BY x.value_pos LOOP
+            RETURN NEXT rtrim(format('%s | %9s | %9s | %9s | %9s | %9s | %s', rpad(r.value, vw),
+                coalesce(r.latency_p50_ms::text, '-'), coalesce(r.latency_p99_ms::text, '-'),
+                coalesce(r.latency_p999_ms::text, '-'), coalesce(r.lag_p99_ms::text, '-'),
+                coalesce(r.rate_achieved::text, '-'),
+                CASE WHEN NOT r.rate_sustained THEN format('NOT SUSTAINED (%s asked): a closed loop in disguise', r.rate)
+                     WHEN r.verdict = 'baseline' THEN 'baseline'
+                     ELSE coalesce(walpressure._ratio_text(r.latency_p99_ratio) || 'x ' || r.latency_p99_verdict, '') END));
+        END LOOP;
+    END IF;
 
     -- a grid: the tps as a table, the setting that changes least often
     -- from one value to the next down the side
@@ -873,6 +955,8 @@ DECLARE
     legend text := '';
     lx float8;
     lines int;
+    open bool;          -- an open loop: the right axis is p99 latency, not write IOPS
+    right_label text;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w2 WHERE w2.sweep_id = _plot.sweep_id;
     IF NOT FOUND THEN
@@ -898,12 +982,17 @@ BEGIN
     SELECT count(*), bool_and(walpressure._setting_number(s.setting, x2.value) IS NOT NULL),
            min(walpressure._setting_number(s.setting, x2.value)),
            max(walpressure._setting_number(s.setting, x2.value)),
-           max(x2.tps), max(greatest(x2.write_iops, x2.iops_cap)), bool_or(x2.write_iops IS NOT NULL),
+           max(x2.tps),
+           CASE WHEN bool_or(x2.rate IS NOT NULL) THEN max(x2.latency_p99_ms) ELSE max(greatest(x2.write_iops, x2.iops_cap)) END,
+           CASE WHEN bool_or(x2.rate IS NOT NULL) THEN bool_or(x2.latency_p99_ms IS NOT NULL) ELSE bool_or(x2.write_iops IS NOT NULL) END,
+           bool_or(x2.rate IS NOT NULL),
            CASE WHEN s.setting = 'settings' THEN
                string_agg(DISTINCT x2.data_loss, ', ') FILTER (WHERE x2.data_loss IS NOT NULL)
            ELSE string_agg(DISTINCT x2.value || ' (' || x2.data_loss || ')', ', ') FILTER (WHERE x2.data_loss IS NOT NULL) END
-        INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, loss
+        INTO n, numeric_x, xmin, xmax, tps_max, iops_max, has_iops, open, loss
         FROM walpressure.results x2 WHERE x2.sweep_id = _plot.sweep_id AND x2.value_pos > 0;
+    open := coalesce(open, false);
+    right_label := CASE WHEN open THEN 'p99 latency, ms' ELSE 'write IOPS' END;
     -- a numeric axis needs values a tick apart: two that differ in the last
     -- digits of a float8 are drawn one per value
     numeric_x := coalesce(numeric_x, false) AND n >= 2
@@ -944,7 +1033,7 @@ BEGIN
     END LOOP;
     IF has_iops THEN
         svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>', w - rt, t, w - rt, h - b)
-                   || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">write IOPS</text>', w - rt + 40, t - 10);
+                   || format('<text x="%s" y="%s" text-anchor="end" fill="#c45a00">%s</text>', w - rt + 40, t - 10, right_label);
         FOR i IN 0..least(round(iops_top / iops_step), 20)::int LOOP
             py := h - b - ph * i * iops_step / iops_top;
             svg := svg || format('<text x="%s" y="%s" fill="#c45a00">%s</text>',
@@ -1013,7 +1102,16 @@ BEGIN
             marks := marks || format('<circle cx="%s" cy="%s" r="11" fill="none" stroke="#2a9d3a" stroke-width="2.5"/>',
                                      walpressure._px(px), walpressure._px(py));
         END IF;
-        IF r.write_iops IS NOT NULL THEN
+        IF open AND r.latency_p99_ms IS NOT NULL THEN
+            iops_line := iops_line || walpressure._px(px) || ',' || walpressure._px(h - b - ph * r.latency_p99_ms / iops_top) || ' ';
+            -- a rate not sustained: a closed loop in disguise, marked red
+            marks := marks || format('<rect x="%s" y="%s" width="8" height="8" fill="%s"><title>%s</title></rect>',
+                                     walpressure._px(px - 4), walpressure._px(h - b - ph * r.latency_p99_ms / iops_top - 4),
+                                     CASE WHEN r.rate_sustained THEN '#c45a00' ELSE '#c0392b' END,
+                                     walpressure._xml_text(format('%s = %s: p99 %s ms, %s of %s transactions/s%s', s.setting, r.value,
+                                                                  r.latency_p99_ms, r.rate_achieved, r.rate,
+                                                                  CASE WHEN r.rate_sustained THEN '' ELSE ': NOT SUSTAINED, a closed loop in disguise' END)));
+        ELSIF NOT open AND r.write_iops IS NOT NULL THEN
             iops_line := iops_line || walpressure._px(px) || ',' || walpressure._px(h - b - ph * r.write_iops / iops_top) || ' ';
         END IF;
     END LOOP;
@@ -1022,7 +1120,7 @@ BEGIN
         svg := svg || format('<polyline points="%s" fill="none" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/>',
                              trim(iops_line));
     END IF;
-    IF s.iops_cap IS NOT NULL AND has_iops THEN
+    IF s.iops_cap IS NOT NULL AND has_iops AND NOT open THEN
         py := h - b - ph * s.iops_cap / iops_top;
         svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c45a00" stroke-width="1" stroke-dasharray="2 3"/>',
                              l, walpressure._px(py), w - rt, walpressure._px(py));
@@ -1035,11 +1133,11 @@ BEGIN
                      lx, lx + 18, lx + 22);
     lx := lx + 22 + 6.6 * length('tps (bar: 95% interval)') + 14;
     IF iops_line <> '' THEN
-        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/><text x="%s" y="62" fill="#c45a00">write IOPS</text>',
-                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22));
-        lx := lx + 22 + 6.6 * length('write IOPS') + 14;
+        legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-width="2" stroke-dasharray="6 4"/><text x="%s" y="62" fill="#c45a00">%s</text>',
+                                   walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22), right_label);
+        lx := lx + 22 + 6.6 * length(right_label) + 14;
     END IF;
-    IF s.iops_cap IS NOT NULL AND has_iops THEN
+    IF s.iops_cap IS NOT NULL AND has_iops AND NOT open THEN
         legend := legend || format('<line x1="%s" y1="58" x2="%s" y2="58" stroke="#c45a00" stroke-dasharray="2 3"/><text x="%s" y="62" fill="#c45a00">%s</text>',
                                    walpressure._px(lx), walpressure._px(lx + 18), walpressure._px(lx + 22),
                                    'cap ' || s.iops_cap);
@@ -1072,7 +1170,7 @@ END
 $$;
 
 COMMENT ON FUNCTION _plot(bigint) IS
-'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value; a grid''s heat map (_plot_grid)';
+'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value (an open loop: p99 latency, schedule lag included, instead of IOPS, a rate not sustained in red); a grid''s heat map (_plot_grid)';
 
 -- The entry points: the sweep ids checked in C (a plain "no sweep 99", no
 -- PL/pgSQL CONTEXT), then the functions above.

@@ -9,3 +9,29 @@ CREATE TABLE sweeper_grants (
     granted_at timestamptz NOT NULL DEFAULT clock_timestamp(),
     granted_by name NOT NULL DEFAULT current_user
 );
+
+-- run_sweep gains rate and latency_limit (the open loop) at its end
+DROP FUNCTION IF EXISTS run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool,
+                                  text, text, "any", bool, text, text);
+
+-- the open loop: the rate asked, the flush cost F0 measured before step 1
+ALTER TABLE sweeps
+    ADD COLUMN rate float8,
+    ADD COLUMN latency_limit_ms float8,
+    ADD COLUMN f0_ms float8,
+    ADD COLUMN f0_p50_ms float8,
+    ADD COLUMN f0_p99_ms float8,
+    ADD COLUMN f0_source text,
+    ADD COLUMN threshold text;
+
+-- the tail, and each open-loop step's rate, lag, late and skipped
+ALTER TABLE steps
+    ADD COLUMN latency_p999_ms float8,
+    ADD COLUMN rate float8,
+    ADD COLUMN rate_achieved float8,
+    ADD COLUMN rate_sustained bool,
+    ADD COLUMN lag_avg_ms float8,
+    ADD COLUMN lag_p50_ms float8,
+    ADD COLUMN lag_p99_ms float8,
+    ADD COLUMN transactions_late bigint,
+    ADD COLUMN transactions_skipped bigint;

@@ -49,7 +49,8 @@ static const char *const wp_count_keys[] = {
 	"checkpoints_requested", "fpi_bytes", "buffers_checkpoint", "buffers_clean",
 	"buffers_backend", "buffers_backend_fsync", "tps", "seconds", "server_seconds",
 	"rows", "total_ms", "mean_ms", "stddev_ms", "samples", "clients", "repeats",
-	"steps_total", "steps_done"
+	"steps_total", "steps_done", "rate", "rate_achieved", "transactions_late",
+	"transactions_skipped", "latency_limit_ms", "f0_ms"
 };
 
 static void

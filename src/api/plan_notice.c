@@ -38,7 +38,7 @@ wp_span(double s)
  * and a WARNING for what makes its intervals too wide to decide anything.
  */
 void
-wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
+wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id, const char *threshold)
 {
 	int			steps = req->nvals * req->repeats;
 
@@ -65,6 +65,14 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id)
 			 more ? errdetail("%s", more) : 0,
 			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
 			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
+	/*
+	 * the group-commit threshold, from the flush cost the coordinator
+	 * measured, for a caller who waits (else it is in sweeps.threshold)
+	 */
+	if (wait && threshold != NULL && threshold[0] != '\0')
+		ereport(NOTICE,
+				(errmsg("%s", threshold),
+				 errdetail("lambda* = 2/F0 is the threshold of \"Group Commit Self-Clocks\" (arXiv 2606.18187), F0 the time one WAL flush takes; walpressure.best says after the sweep where the measured optimum fell against it.")));
 	if (req->repeats == 2)
 		ereport(WARNING,
 				(errmsg("2 repeats give very wide intervals: a 95%% interval from two values is 12.7 standard errors wide on each side"),

@@ -13,6 +13,7 @@
 
 #include "sweep/request.h"
 
-extern void wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id);
+extern void wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id,
+						   const char *threshold);
 
 #endif							/* WALPRESSURE_PLAN_NOTICE_H */

@@ -44,6 +44,7 @@
 #include "api/configs_request.h"
 #include "api/pgbench_preflight.h"
 #include "api/plan_notice.h"
+#include "api/rate_request.h"
 #include "api/standby_request.h"
 #include "api/values.h"
 #include "common/worker.h"
@@ -131,16 +132,7 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 		else if (strcmp(key, "round_trip_us") == 0)
 			req->round_trip_us = wp_check_round_trip(value);
 		else if (strcmp(key, "protocol") == 0)
-		{
-			if (value == NULL || (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
-								  strcmp(value, "prepared") != 0))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("protocol must be simple, extended or prepared, not %s",
-								value ? value : "null"),
-						 errhint("It is pgbench's --protocol: how the clients send their statements.")));
-			strlcpy(req->protocol, value, sizeof(req->protocol));
-		}
+			strlcpy(req->protocol, wp_check_protocol(value), sizeof(req->protocol));
 		else if (kind == WP_PARAM_SESSION || kind == WP_PARAM_SERVER)
 		{
 			WpSetting  *fixed;
@@ -312,7 +304,9 @@ wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems)
 		if (req->kind == WP_PARAM_CONFIG)
 			continue;			/* after the fixed settings: wp_request_configs */
 		wp_check_one_value(req->setting, v);
-		if (strcmp(req->setting, "round_trip_us") == 0)
+		if (strcmp(req->setting, "rate") == 0)
+			req->rates[i] = wp_check_rate_value(v);
+		else if (strcmp(req->setting, "round_trip_us") == 0)
 			req->ivals[i] = wp_check_round_trip(v);
 		else if (req->kind == WP_PARAM_LOAD)
 		{
@@ -513,7 +507,8 @@ wp_request_label_standby(FunctionCallInfo fcinfo, WpSweepRequest *req)
 /*
  * run_sweep(setting, vals, clients, duration, workload, iops_cap, warmup,
  * repeats, settings, prewarm, label, wait, accept_data_loss, engine, script,
- * budget, checkpoint, on_standby_loss, standby_conninfo) returns bigint:
+ * budget, checkpoint, on_standby_loss, standby_conninfo, rate, latency_limit)
+ * returns bigint:
  * check everything, then start the sweep (and, with wait, wait for it).
  */
 Datum
@@ -530,10 +525,10 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	/* PG_NARGS: a library newer than the SQL (before ALTER EXTENSION UPDATE) */
 	for (int i = 0; i < Min(PG_NARGS(), A_NARGS); i++)
 		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT && i != A_BUDGET &&
-			i != A_STANDBY_CONNINFO)
+			i != A_STANDBY_CONNINFO && i != A_RATE && i != A_LATENCY_LIMIT)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only iops_cap, label, script, budget and standby_conninfo may be NULL")));
+					 errmsg("only iops_cap, label, script, budget, standby_conninfo, rate and latency_limit may be NULL")));
 
 	wp_rights_login();
 	req = palloc0(sizeof(WpSweepRequest));
@@ -589,6 +584,8 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	}
 	wp_request_engine_limits(req);
 
+	wp_request_rate(fcinfo, req);
+
 	wp_request_time(fcinfo, req);
 	wp_request_workers(req, max_clients);
 	wp_request_server_side(req, workload);
@@ -600,7 +597,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 
 	wp_restore_check_launch();
 	wp_job_start_sweep(req, wait, &launch);
-	wp_plan_notice(req, wait, launch.sweep_id);
+	wp_plan_notice(req, wait, launch.sweep_id, launch.note);
 	if (wait)
 		wp_job_wait_sweep(&launch);
 	PG_RETURN_INT64(launch.sweep_id);

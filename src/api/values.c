@@ -396,3 +396,17 @@ wp_jsonb_text(JsonbValue *v)
 	return NULL;				/* keep compiler quiet */
 }
 
+
+/* pgbench's --protocol: simple, extended or prepared. */
+const char *
+wp_check_protocol(const char *value)
+{
+	if (value == NULL || (strcmp(value, "simple") != 0 && strcmp(value, "extended") != 0 &&
+						  strcmp(value, "prepared") != 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("protocol must be simple, extended or prepared, not %s",
+						value ? value : "null"),
+				 errhint("It is pgbench's --protocol: how the clients send their statements.")));
+	return value;
+}

@@ -47,6 +47,7 @@
 #include "coordinator/rows.h"
 #include "coordinator/step_rows.h"
 #include "coordinator/sweep_row.h"
+#include "coordinator/threshold.h"
 #include "sweep/rights.h"
 #include "coordinator/settings_hold.h"
 #include "sweep/configs.h"
@@ -146,10 +147,18 @@ static char *
 wp_step_message(int64 id, int step, int total, const WpSweepRequest *req, int pos,
 				int repeat, const WpStepResult *r)
 {
-	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %.1f tps, %s%s%s%s",
+	/* open loop: the rate kept, and the latency a user arriving then saw */
+	char	   *load = r->rate > 0 ?
+		psprintf("%.1f tps of %g asked%s%s", r->tps, r->rate,
+				 r->rate_sustained ? "" : " (NOT SUSTAINED: a closed loop in disguise)",
+				 r->latency_p99_ms >= 0 ?
+				 psprintf(", p99 %.2f ms (lag p99 %.2f ms)", r->latency_p99_ms, r->lag_p99_ms) : "") :
+		psprintf("%.1f tps", r->tps);
+
+	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %s, %s%s%s%s",
 					id, step, total, req->setting, req->vals[pos],
 					req->repeats > 1 || req->auto_repeats ? psprintf(" (repeat %d)", repeat) : "",
-					r->tps,
+					load,
 					r->wal_fsyncs > 0 ?
 					psprintf("%.2f commits per fsync", (double) r->commits / r->wal_fsyncs) :
 					"no WAL fsyncs",
@@ -372,6 +381,7 @@ wp_coordinator_main(Datum main_arg)
 		wp_server_begin(req, &record, &hold);
 		plan.server_names = hold.swept;
 		plan.server_originals = hold.swept_originals;
+		wp_threshold_measure(id, req, &cap);
 		wp_job_started(id, req->nvals * req->repeats);
 		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
 			wp_prewarm(req);

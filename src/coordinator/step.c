@@ -445,7 +445,7 @@ wp_step_close(const WpStepPlan *plan, int step, int repeat, int pos,
  * from both ends.
  */
 static void
-wp_step_finish(const WpStepPlan *plan, WpStepCounters *k, WpStepResult *r,
+wp_step_finish(const WpStepPlan *plan, const WpLoadSpec *spec, WpStepCounters *k, WpStepResult *r,
 			   WpStepSample *samples, const TimestampTz *marks, int nsamples)
 {
 	pgstat_clear_snapshot();
@@ -453,6 +453,8 @@ wp_step_finish(const WpStepPlan *plan, WpStepCounters *k, WpStepResult *r,
 	if (plan->engine->resolve != NULL)
 		wp_step_resolve(plan->engine, k, samples, marks, nsamples);
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
+	k->rate = spec->rate;
+	k->latency_limit_ms = plan->req->latency_limit_ms;
 	wp_step_figures(k, r);
 	wp_step_syncrep(k, r);
 	/* 19 counts the images' bytes; before, they are read from the WAL */
@@ -523,7 +525,7 @@ wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 	if (!wp_step_window(plan, k, r, samples, marks, max_samples, nsamples))
 		goto stop;
 	wp_step_close(plan, step, repeat, pos, spec, k, &edges, r);
-	wp_step_finish(plan, k, r, samples, marks, *nsamples);
+	wp_step_finish(plan, spec, k, r, samples, marks, *nsamples);
 	ok = true;
 
 stop:

@@ -88,6 +88,23 @@ wp_step_columns(WpRow *row, int64 sweep_id, const WpSweepRequest *req, int step,
 
 }
 
+/* 0.7.0: the tail latency, and the open loop's figures (NULL when closed). */
+static void
+wp_step_columns_open_loop(WpRow *row, const WpStepResult *r)
+{
+	bool		closed = r->rate <= 0;
+
+	wp_col_fig(row, "latency_p999_ms", r->latency_p999_ms);
+	wp_col(row, "rate", FLOAT8OID, Float8GetDatum(r->rate), closed);
+	wp_col_fig(row, "rate_achieved", closed ? -1 : r->rate_achieved);
+	wp_col(row, "rate_sustained", BOOLOID, BoolGetDatum(r->rate_sustained), closed);
+	wp_col_fig(row, "lag_avg_ms", r->lag_avg_ms);
+	wp_col_fig(row, "lag_p50_ms", r->lag_p50_ms);
+	wp_col_fig(row, "lag_p99_ms", r->lag_p99_ms);
+	wp_col(row, "transactions_late", INT8OID, Int64GetDatum(r->txns_late), r->txns_late < 0);
+	wp_col(row, "transactions_skipped", INT8OID, Int64GetDatum(r->txns_skipped), r->txns_skipped < 0);
+}
+
 /* The columns later versions added (0.4.0: images, buffers; 0.6.0: standbys). */
 static void
 wp_step_columns_newer(WpRow *row, const WpStepResult *r)
@@ -112,6 +129,8 @@ wp_step_columns_newer(WpRow *row, const WpStepResult *r)
 			   r->standby_source ? CStringGetTextDatum(r->standby_source) : (Datum) 0,
 			   r->standby_source == NULL);
 	}
+	if (wp_schema_has(700))
+		wp_step_columns_open_loop(row, r);
 }
 
 /* Each standby over the window: walpressure.step_replication (0.6.0). */

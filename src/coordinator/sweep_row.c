@@ -226,6 +226,12 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 		wp_col(&row, "wal_disk", TEXTOID, wal_disk ? CStringGetTextDatum(wal_disk) : (Datum) 0,
 			   wal_disk == NULL);
 	}
+	if (wp_schema_has(700))
+	{
+		wp_col(&row, "rate", FLOAT8OID, Float8GetDatum(req->rate), req->rate <= 0);
+		wp_col(&row, "latency_limit_ms", FLOAT8OID, Float8GetDatum(req->latency_limit_ms),
+			   req->latency_limit_ms <= 0);
+	}
 	wp_row_insert(&row, "walpressure.sweeps", "sweep_id");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 

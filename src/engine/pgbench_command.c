@@ -164,6 +164,11 @@ wp_command(const WpLoadSpec *spec, int seconds, const char *dir, const char *soc
 	argv[k++] = psprintf("--jobs=%ld", Max(1, Min((long) spec->clients, ncpu > 0 ? ncpu : 1)));
 	if (spec->protocol[0] != '\0')
 		argv[k++] = psprintf("--protocol=%s", spec->protocol);
+	/* open loop: Poisson arrivals at the rate, each logged with its lag */
+	if (seconds > 0 && spec->rate > 0)
+		argv[k++] = psprintf("--rate=%.17g", spec->rate);
+	if (seconds > 0 && spec->latency_limit_ms > 0)
+		argv[k++] = psprintf("--latency-limit=%.17g", spec->latency_limit_ms);
 	if (seconds > 0)
 	{
 		argv[k++] = psprintf("--time=%d", seconds);

@@ -82,6 +82,7 @@ static TimestampTz wp_planned_end = 0;	/* when its -T runs out */
 static char wp_dir[MAXPGPATH] = "";		/* its private directory */
 static bool wp_exit_hook = false;
 static int	wp_clients_n = 0;		/* its clients */
+static double wp_limit_ms = 0;	/* its --latency-limit, 0: none */
 static double wp_final_cpu = -1;	/* its CPU seconds, once reaped */
 static char wp_lost_note[1024] = "";	/* why it was not clean, "": it was */
 static Oid	wp_role = InvalidOid;	/* the role its connections run as */
@@ -180,6 +181,7 @@ wp_pgbench_start(const WpLoadSpec *spec, double run_s)
 	wp_ended = false;
 	wp_status = 0;
 	wp_clients_n = spec->clients;
+	wp_limit_ms = spec->latency_limit_ms;
 	wp_final_cpu = -1;
 	wp_lost_note[0] = '\0';
 	wp_planned_end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), seconds * 1000);
@@ -415,7 +417,7 @@ static void
 wp_pgbench_resolve(TimestampTz start, TimestampTz end, WpLoadTotals *window,
 				   const TimestampTz *marks, int nmarks, WpLoadSecond *seconds)
 {
-	wp_pgbench_log_read(wp_dir, start, end, window, marks, nmarks, seconds);
+	wp_pgbench_log_read(wp_dir, start, end, wp_limit_ms, window, marks, nmarks, seconds);
 }
 
 const WpLoadEngine wp_pgbench_engine = {

@@ -49,13 +49,55 @@ wp_second_of(TimestampTz ts, const TimestampTz *marks, int nmarks)
 }
 
 /*
+ * One line of a per-transaction log, ended at `ts` inside the window, into
+ * the window's totals and its second's: `time` the latency in microseconds
+ * (or a word: failed, skipped), `lag` the schedule lag (open loop; < 0:
+ * none).  The latency of an open-loop transaction counts from its scheduled
+ * start, so it includes the lag, as a user arriving at that time sees it.
+ */
+static void
+wp_log_line(WpLoadTotals *window, const char *time, double lag_us, double limit_us,
+			uint64 *count, WpHistSnap *second)
+{
+	char	   *endp;
+	double		us = strtod(time, &endp);
+
+	if (*endp != '\0')
+	{
+		if (strcmp(time, "skipped") == 0)
+			window->skipped++;
+		else
+			window->retries++;	/* failed */
+		return;
+	}
+	window->txns++;
+	window->latency_ms += us / 1000.0;
+	window->latency_sq_ms += (us / 1000.0) * (us / 1000.0);
+	window->hist.bucket[wp_hist_bucket((uint64) us)]++;
+	if (limit_us > 0 && us > limit_us)
+		window->late++;
+	if (lag_us >= 0)
+	{
+		window->lag_ms += lag_us / 1000.0;
+		window->lag_hist.bucket[wp_hist_bucket((uint64) lag_us)]++;
+	}
+	if (count != NULL)
+		(*count)++;
+	if (second != NULL)
+		second->bucket[wp_hist_bucket((uint64) us)]++;
+}
+
+/*
  * Read pgbench's per-transaction logs: "client_id transaction_no time
- * script_no time_epoch time_us", time the latency in microseconds (or a
- * word for a failed or skipped transaction).
+ * script_no time_epoch time_us [schedule_lag]", time the latency in
+ * microseconds (or a word for a failed or skipped transaction), the lag
+ * there with --rate.  `limit_ms`: the latency limit (late transactions
+ * are counted above it), 0: none.
  */
 void
-wp_pgbench_log_read(const char *dir, TimestampTz start, TimestampTz end, WpLoadTotals *window,
-					const TimestampTz *marks, int nmarks, WpLoadSecond *seconds)
+wp_pgbench_log_read(const char *dir, TimestampTz start, TimestampTz end, double limit_ms,
+					WpLoadTotals *window, const TimestampTz *marks, int nmarks,
+					WpLoadSecond *seconds)
 {
 	DIR		   *d = opendir(dir);
 	struct dirent *e;
@@ -87,34 +129,19 @@ wp_pgbench_log_read(const char *dir, TimestampTz start, TimestampTz end, WpLoadT
 			int			script;
 			long long	sec;
 			long long	usec;
+			long long	lag = -1;
 			TimestampTz ts;
-			char	   *endp;
-			double		us;
 			int			i;
 
-			if (sscanf(line, "%ld %ld %31s %d %lld %lld", &client, &txn, time, &script,
-					   &sec, &usec) != 6)
+			if (sscanf(line, "%ld %ld %31s %d %lld %lld %lld", &client, &txn, time, &script,
+					   &sec, &usec, &lag) < 6)
 				continue;
 			ts = wp_epoch_to_timestamptz(sec, usec);
 			if (ts <= start || ts > end)
 				continue;
-			us = strtod(time, &endp);
-			if (*endp != '\0')
-			{
-				window->retries++;	/* failed or skipped */
-				continue;
-			}
-			window->txns++;
-			window->latency_ms += us / 1000.0;
-			window->latency_sq_ms += (us / 1000.0) * (us / 1000.0);
-			window->hist.bucket[wp_hist_bucket((uint64) us)]++;
 			i = wp_second_of(ts, marks, nmarks);
-			if (i < nmarks)
-			{
-				counts[i]++;
-				if (i < nhists)
-					hists[i].bucket[wp_hist_bucket((uint64) us)]++;
-			}
+			wp_log_line(window, time, (double) lag, limit_ms * 1000.0,
+						i < nmarks ? &counts[i] : NULL, i < nhists ? &hists[i] : NULL);
 		}
 		fclose(f);
 	}

@@ -14,7 +14,7 @@
 #include "engine/engine.h"
 
 extern void wp_pgbench_log_read(const char *dir, TimestampTz start, TimestampTz end,
-								WpLoadTotals *window, const TimestampTz *marks, int nmarks,
+								double limit_ms, WpLoadTotals *window, const TimestampTz *marks, int nmarks,
 								WpLoadSecond *seconds);
 
 #endif							/* WALPRESSURE_PGBENCH_LOG_H */

@@ -86,6 +86,7 @@ typedef struct WpOutcome
 	char		detail[WP_MESSAGE_MAX];
 	char		hint[WP_MESSAGE_MAX];
 	char		last_step[WP_MESSAGE_MAX];
+	char		note[WP_MESSAGE_MAX];	/* the worker's, before its first step */
 	pid_t		pid;			/* the worker that finished it */
 } WpOutcome;
 
@@ -102,6 +103,7 @@ wp_job_read(uint64 seq, WpOutcome *o)
 			o->sweep_id = wp_job->sweep_id;
 		o->steps_done = wp_job->steps_done;
 		strlcpy(o->last_step, wp_job->last_step, WP_MESSAGE_MAX);
+		strlcpy(o->note, wp_job->note, WP_MESSAGE_MAX);
 	}
 	o->finished = wp_job->finished_seq >= seq;
 	out = &wp_job->outcome[seq % WP_OUTCOMES];
@@ -334,6 +336,7 @@ wp_job_start_sweep(const WpSweepRequest *req, bool wait, WpLaunch *launch)
 	if (o.finished && o.sweep_id == 0)
 		wp_job_raise(&o, "the sweep could not start: ", NULL);
 	launch->sweep_id = o.sweep_id;
+	strlcpy(launch->note, o.note, WP_MESSAGE_MAX);
 }
 
 /*

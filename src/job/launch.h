@@ -20,6 +20,7 @@ typedef struct WpLaunch
 	uint64		seq;			/* its launch */
 	struct BackgroundWorkerHandle *handle;	/* its coordinator */
 	int64		sweep_id;
+	char		note[WP_MESSAGE_MAX];	/* what the worker found before step 1, "": none */
 } WpLaunch;
 
 extern void wp_job_start_sweep(const WpSweepRequest *req, bool wait, WpLaunch *launch);

@@ -121,6 +121,18 @@ wp_job_wake_caller(void)
 /*
  * The coordinator recorded its sweep: the caller may learn its id.
  */
+/*
+ * What the worker found before the first step (the group-commit threshold),
+ * for the caller's plan NOTICE: set before wp_job_started.
+ */
+void
+wp_job_note(const char *note)
+{
+	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
+	wp_copy_text(wp_job->note, note, WP_MESSAGE_MAX);
+	LWLockRelease(wp_job->lock);
+}
+
 void
 wp_job_started(int64 sweep_id, int steps_total)
 {
@@ -301,6 +313,7 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 	wp_job->dboid = MyDatabaseId;
 	wp_job->roleoid = GetUserId();
 	wp_job->last_step[0] = '\0';
+	wp_job->note[0] = '\0';
 	wp_job->value[0] = '\0';
 	wp_job->steps_total = 0;
 	wp_job->steps_done = 0;

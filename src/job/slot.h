@@ -77,6 +77,7 @@ extern Oid	wp_job_database(void);
 extern Oid	wp_job_role(void);
 extern const WpSweepRequest *wp_job_sweep_request(void);
 extern const WpInitRequest *wp_job_init_request(void);
+extern void wp_job_note(const char *note);
 extern void wp_job_started(int64 sweep_id, int steps_total);
 extern void wp_job_set_total(int steps_total);
 extern bool wp_job_cancelled(void);

@@ -69,6 +69,7 @@ typedef struct WpJob
 	int			steps_total;
 	int			steps_done;
 	char		last_step[WP_MESSAGE_MAX];
+	char		note[WP_MESSAGE_MAX];	/* for the plan NOTICE, "": none */
 	WpPhase		phase;
 	int			step;
 	int			repeat;

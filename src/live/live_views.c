@@ -165,31 +165,7 @@ wp_live_figures(PG_FUNCTION_ARGS)
 	wp_read_counters(&end, end_hist);
 	cutoff = TimestampTzPlusMilliseconds(end.ts, -WP_LIVE_WINDOW_MS);
 
-	LWLockAcquire(wp_shared->lock, LW_SHARED);
-	base->c = wp_shared->base;
-	base->hist = wp_shared->base_hist;
-	*minute = *base;
-	{
-		uint64		n = wp_shared->minutes_taken;
-		uint64		first = n > WP_MINUTE_RING ? n - WP_MINUTE_RING : 0;
-
-		/*
-		 * Entries are in time order, all newer than the base.  When the ring
-		 * has dropped the entries older than the cutoff (the sampler was
-		 * down), the oldest one kept is closer to a minute than the base.
-		 */
-		if (first > 0)
-			*minute = wp_shared->minute[first % WP_MINUTE_RING];
-		for (uint64 i = first; i < n; i++)
-		{
-			WpMinuteEntry *m = &wp_shared->minute[i % WP_MINUTE_RING];
-
-			if (m->c.ts > cutoff)
-				break;
-			*minute = *m;
-		}
-	}
-	LWLockRelease(wp_shared->lock);
+	wp_minute_start(cutoff, base, minute);
 
 	wp_live_row(rsinfo->setResult, rsinfo->setDesc, "since reset",
 				&base->c, &base->hist, &end, end_hist);

@@ -242,3 +242,55 @@ wp_counters_reset(void)
 
 	pfree(hist);
 }
+
+/*
+ * The start of "the last minute" as of `cutoff` (a minute before now): the
+ * newest kept snapshot at least that old, or the reset baseline when none
+ * is.  `base` gets the baseline.  When the ring has dropped the entries
+ * older than the cutoff (the sampler was down), the oldest one kept is
+ * closer to a minute than the base.
+ */
+void
+wp_minute_start(TimestampTz cutoff, WpMinuteEntry *base, WpMinuteEntry *minute)
+{
+	LWLockAcquire(wp_shared->lock, LW_SHARED);
+	base->c = wp_shared->base;
+	base->hist = wp_shared->base_hist;
+	*minute = *base;
+	{
+		uint64		n = wp_shared->minutes_taken;
+		uint64		first = n > WP_MINUTE_RING ? n - WP_MINUTE_RING : 0;
+
+		/* entries are in time order, all newer than the base */
+		if (first > 0)
+			*minute = wp_shared->minute[first % WP_MINUTE_RING];
+		for (uint64 i = first; i < n; i++)
+		{
+			WpMinuteEntry *m = &wp_shared->minute[i % WP_MINUTE_RING];
+
+			if (m->c.ts > cutoff)
+				break;
+			*minute = *m;
+		}
+	}
+	LWLockRelease(wp_shared->lock);
+}
+
+/*
+ * The server's commits per second over about the last minute (the commit
+ * probe's count, every backend's): the load a DBA's own clients put on it
+ * now.  `seconds` gets the time it covers (0: nothing to go by).
+ */
+double
+wp_live_commit_rate(double *seconds)
+{
+	WpCounters	end;
+	WpHistPair *end_hist = palloc(sizeof(WpHistPair));
+	WpMinuteEntry *base = palloc(sizeof(WpMinuteEntry));
+	WpMinuteEntry *minute = palloc(sizeof(WpMinuteEntry));
+
+	wp_read_counters(&end, end_hist);
+	wp_minute_start(TimestampTzPlusMilliseconds(end.ts, -60000), base, minute);
+	*seconds = (double) (end.ts - minute->c.ts) / USECS_PER_SEC;
+	return *seconds > 0 ? (end.commits - minute->c.commits) / *seconds : 0;
+}

@@ -27,6 +27,46 @@ wp_us_to_ms(double us)
 }
 
 /*
+ * Did an open-loop step keep up with its rate?  Short of it by more than
+ * 2% and by more than the Poisson arrivals explain (3 standard deviations
+ * of their count in the window): no.  Then the clients were busy all the
+ * time and the step measured a closed loop in disguise.
+ */
+bool
+wp_rate_sustained(double rate, double achieved, double seconds)
+{
+	double		shortfall = (rate - achieved) * seconds;
+
+	return achieved >= WP_RATE_SUSTAINED * rate ||
+		shortfall <= 3 * sqrt(Max(rate * seconds, 0));
+}
+
+/* The open loop's figures: the rate asked and kept, the lag, late and skipped. */
+static void
+wp_open_loop_figures(const WpStepCounters *k, WpStepResult *r)
+{
+	WpHistSnap	lag;
+	uint64		n = r->transactions;
+
+	r->rate = k->rate;
+	r->rate_achieved = r->lag_avg_ms = r->lag_p50_ms = r->lag_p99_ms = -1;
+	r->txns_late = k->latency_limit_ms > 0 ? (int64) (k->t1.late - k->t0.late) : -1;
+	r->txns_skipped = k->rate > 0 && k->latency_limit_ms > 0 ?
+		(int64) (k->t1.skipped - k->t0.skipped) : -1;
+	r->rate_sustained = true;
+	if (k->rate <= 0)
+		return;
+	r->rate_achieved = r->tps;
+	r->rate_sustained = wp_rate_sustained(k->rate, r->tps, k->seconds);
+	if (n == 0)
+		return;
+	r->lag_avg_ms = (k->t1.lag_ms - k->t0.lag_ms) / n;
+	wp_hist_subtract(&lag, &k->t1.lag_hist, &k->t0.lag_hist);
+	r->lag_p50_ms = wp_us_to_ms(wp_hist_percentile(&lag, 0.50));
+	r->lag_p99_ms = wp_us_to_ms(wp_hist_percentile(&lag, 0.99));
+}
+
+/*
  * A step's figures from the counters at its window's edges.  Pure: the
  * same counters give the same figures.
  */
@@ -54,6 +94,8 @@ wp_step_figures(const WpStepCounters *k, WpStepResult *r)
 	r->latency_p50_ms = wp_us_to_ms(wp_hist_percentile(&delta, 0.50));
 	r->latency_p95_ms = wp_us_to_ms(wp_hist_percentile(&delta, 0.95));
 	r->latency_p99_ms = wp_us_to_ms(wp_hist_percentile(&delta, 0.99));
+	r->latency_p999_ms = wp_us_to_ms(wp_hist_percentile(&delta, 0.999));
+	wp_open_loop_figures(k, r);
 
 	r->read_iops = r->write_iops = -1;
 	if (k->have_ios && k->seconds > 0)

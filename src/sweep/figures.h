@@ -33,7 +33,16 @@ typedef struct WpStepCounters
 				reads1,
 				writes1;
 	bool		open_sync;		/* wal_sync_method syncs each write */
+	double		rate;			/* open loop: the rate asked (tps), 0: closed loop */
+	double		latency_limit_ms;	/* pgbench's --latency-limit, 0: none */
 } WpStepCounters;
+
+/*
+ * An open-loop step sustained its rate when it achieved at least this share
+ * of it, or fell short by no more than the Poisson arrivals' own spread
+ * (3 standard deviations of the count of arrivals in the window).
+ */
+#define WP_RATE_SUSTAINED		0.98
 
 /* What one step measured. */
 typedef struct WpStepResult
@@ -48,6 +57,16 @@ typedef struct WpStepResult
 	double		latency_p50_ms; /* < 0: none */
 	double		latency_p95_ms;
 	double		latency_p99_ms;
+	double		latency_p999_ms;
+	/* open loop: < 0 (or rate 0) when closed */
+	double		rate;			/* asked, tps; 0: closed loop */
+	double		rate_achieved;	/* transactions that ended in the window, per second */
+	bool		rate_sustained;
+	double		lag_avg_ms;		/* schedule lag: scheduled to actual start */
+	double		lag_p50_ms;
+	double		lag_p99_ms;
+	int64		txns_late;		/* above the latency limit; < 0: no limit */
+	int64		txns_skipped;	/* not run: later than the limit; < 0: none asked */
 	int64		commits;
 	int64		leaders;
 	int64		wal_fsyncs;
@@ -101,6 +120,7 @@ typedef struct WpStepResult
 } WpStepResult;
 
 extern double wp_us_to_ms(double us);
+extern bool wp_rate_sustained(double rate, double achieved, double seconds);
 extern void wp_step_figures(const WpStepCounters *k, WpStepResult *r);
 
 #endif							/* WALPRESSURE_FIGURES_H */

@@ -29,6 +29,8 @@ wp_load_spec(const WpSweepRequest *req, int pos, Oid dboid, Oid roleoid, WpLoadS
 	spec->batch_size = req->batch_size;
 	spec->round_trip_us = req->round_trip_us;
 	strlcpy(spec->protocol, req->protocol, sizeof(spec->protocol));
+	spec->rate = strcmp(req->setting, "rate") == 0 ? req->rates[pos] : req->rate;
+	spec->latency_limit_ms = req->latency_limit_ms;
 	spec->scale = Max(req->scale, 1);
 	if (strcmp(req->setting, "clients") == 0 ||
 		(req->kind == WP_PARAM_CONFIG && req->ivals[pos] > 0))

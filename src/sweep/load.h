@@ -26,6 +26,8 @@ typedef struct WpLoadSpec
 	int			batch_size;
 	int			round_trip_us;	/* backend engine: emulated round trip */
 	char		protocol[16];	/* pgbench engine: --protocol, "": its default */
+	double		rate;			/* pgbench engine: --rate (tps), 0: closed loop */
+	double		latency_limit_ms;	/* pgbench engine: --latency-limit, 0: none */
 	int			scale;
 	int			nsettings;		/* session settings, each one GUC value */
 	WpSetting	settings[WP_MAX_FIXED + WP_CONFIG_MAX];
@@ -41,6 +43,11 @@ typedef struct WpLoadTotals
 	double		latency_ms;		/* sum of committed transactions' times */
 	double		latency_sq_ms;	/* sum of their squares */
 	WpHistSnap	hist;
+	/* open loop (pgbench's --rate): each transaction's schedule lag */
+	uint64		skipped;		/* not started: later than the latency limit */
+	uint64		late;			/* ended above the latency limit */
+	double		lag_ms;			/* sum of the committed transactions' lags */
+	WpHistSnap	lag_hist;
 } WpLoadTotals;
 
 /* Waits `ms` watching the step; false when the sweep was cancelled. */

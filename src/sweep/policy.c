@@ -63,7 +63,8 @@ static const WpParam wp_params[] = {
 	{"clients", WP_PARAM_LOAD},
 	{"batch_size", WP_PARAM_LOAD},
 	{"iops_cap", WP_PARAM_LOAD},
-	{"round_trip_us", WP_PARAM_LOAD}
+	{"round_trip_us", WP_PARAM_LOAD},
+	{"rate", WP_PARAM_LOAD}
 };
 
 static const char *const wp_workloads[WP_N_WORKLOADS] = {
@@ -275,6 +276,9 @@ wp_setting_number_sql(PG_FUNCTION_ARGS)
 		case WP_PARAM_LOAD:
 			if (parse_int(value, &i, 0, NULL))
 				PG_RETURN_FLOAT8(i);
+			/* a rate: transactions per second, a fraction allowed */
+			if (strcmp(name, "rate") == 0 && parse_real(value, &d, 0, NULL) && isfinite(d))
+				PG_RETURN_FLOAT8(d);
 			break;
 		case WP_PARAM_SESSION:
 		case WP_PARAM_SERVER:

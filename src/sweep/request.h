@@ -48,6 +48,7 @@ typedef struct WpSweepRequest
 	char		vals[WP_MAX_VALUES][WP_VALUE_MAX];	/* a configuration: its jsonb text */
 	int			ivals[WP_MAX_VALUES];	/* a load parameter's values, parsed; a
 										 * configuration's clients, 0 when not set */
+	double		rates[WP_MAX_VALUES];	/* a rate sweep's values, parsed */
 
 	/*
 	 * A configuration sweep: value i sets cfg[cfg_first[i]] and the
@@ -71,6 +72,9 @@ typedef struct WpSweepRequest
 	int			batch_size;
 	int			round_trip_us;
 	char		protocol[16];	/* pgbench's --protocol; "": its default */
+	double		rate;			/* open loop: transactions/s asked (pgbench's
+								 * --rate, Poisson arrivals); 0: closed loop */
+	double		latency_limit_ms;	/* pgbench's --latency-limit; 0: none */
 	int			iops_cap;		/* write IOPS of every step, 0: none */
 	double		duration_s;
 	double		warmup_s;

@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(74);
+SELECT plan(90);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -53,7 +53,9 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'verdict', 'ci_basis', 'data_loss', 'steps_discarded', 'is_current', 'fpi_bytes_pct',
     'syncrep_wait_pct', 'syncrep_wait_ms', 'verdict_detail', 'paired_rounds', 'rounds_needed',
     'latency_p50_ratio', 'latency_p50_verdict', 'latency_p99_ratio', 'latency_p99_ratio_ci_low',
-    'latency_p99_ratio_ci_high', 'latency_p99_verdict']);
+    'latency_p99_ratio_ci_high', 'latency_p99_verdict', 'latency_p999_ms', 'rate', 'rate_achieved',
+    'rate_sustained', 'lag_avg_ms', 'lag_p99_ms', 'transactions_late', 'transactions_skipped',
+    'latency_p99_detail', 'latency_p99_rounds_needed', 'latency_p999_ratio', 'latency_p999_verdict']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
@@ -74,12 +76,14 @@ FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 
                    'fpi_bytes', 'buffers_checkpoint', 'buffers_clean', 'buffers_backend',
                    'buffers_backend_fsync', 'syncrep_wait_pct', 'syncrep_wait_ms', 'standby_wal_mb_per_s',
                    'standby_wal_writes_per_s', 'standby_wal_fsyncs_per_s', 'standby_write_iops',
-                   'standby_source']) AS c;
+                   'standby_source', 'latency_p999_ms', 'rate', 'rate_achieved', 'rate_sustained',
+                   'lag_avg_ms', 'lag_p50_ms', 'lag_p99_ms', 'transactions_late', 'transactions_skipped']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
                    'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin',
                    'auto_repeats', 'budget', 'rounds_stop', 'checkpoint', 'on_standby_loss',
-                   'standby_conninfo']) AS c;
+                   'standby_conninfo', 'rate', 'latency_limit_ms', 'f0_ms', 'f0_p50_ms', 'f0_p99_ms',
+                   'f0_source', 'threshold']) AS c;
 SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
 
 SELECT is(
@@ -91,7 +95,9 @@ SELECT is(
     'label text DEFAULT NULL::text, wait boolean DEFAULT true, accept_data_loss boolean DEFAULT false, '
     'engine text DEFAULT ''pgbench''::text, script text DEFAULT NULL::text, '
     'budget "any" DEFAULT NULL::interval, checkpoint boolean DEFAULT true, '
-    'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text',
+    'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text, '
+    'rate double precision DEFAULT NULL::double precision, '
+    'latency_limit double precision DEFAULT NULL::double precision',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();

@@ -114,6 +114,33 @@ main(void)
 	ok(r.fsync_avg_ms < 0 && r.fsync_p99_ms < 0, "no timed fsync: no fsync latency");
 	ok(r.read_iops < 0 && r.write_iops < 0, "no disk counters: no IOPS");
 
+	ok(r.rate == 0 && r.txns_late < 0 && r.txns_skipped < 0 && r.lag_avg_ms < 0 && r.rate_sustained,
+	   "a closed loop: no rate, lag, late or skipped");
+
+	/* an open loop at 100/s for 10 s: 990 ended, each 4 ms with 1 ms of lag */
+	memset(&k, 0, sizeof(k));
+	k.seconds = 10;
+	k.rate = 100;
+	k.latency_limit_ms = 3.5;
+	add_txns(&k.t1, 990, 4000);
+	k.t1.lag_ms = 990 * 1.0;
+	k.t1.lag_hist.bucket[wp_hist_bucket(1000)] = 990;
+	k.t1.late = 990;
+	k.t1.skipped = 7;
+	wp_step_figures(&k, &r);
+	near(r.rate_achieved, 99.0, 1e-9, "open loop: the rate achieved is the window's transactions per second");
+	ok(r.rate_sustained, "99 of 100/s: sustained (within 2%)");
+	near(r.lag_avg_ms, 1.0, 1e-9, "the mean schedule lag");
+	near(r.lag_p50_ms, 1.0, 0.13, "the lag's median, from its histogram");
+	ok(r.txns_late == 990 && r.txns_skipped == 7, "late and skipped against the latency limit");
+	near(r.latency_p999_ms, 4.0, 0.5, "p99.9 from the latency histogram");
+
+	/* short of the rate: beyond 2% and beyond the Poisson arrivals' spread */
+	ok(!wp_rate_sustained(1000, 900, 20), "900 of 1000/s over 20 s: not sustained");
+	ok(wp_rate_sustained(1000, 985, 20), "985 of 1000/s: within 2%");
+	ok(wp_rate_sustained(100, 90, 2), "90 of 100/s over 2 s: short by 10%, but within 3 standard deviations of 200 Poisson arrivals");
+	ok(!wp_rate_sustained(100, 50, 10), "50 of 100/s over 10 s: not sustained");
+
 	printf("1..%d\n", tests);
 	return failures == 0 ? 0 : 1;
 }

@@ -80,6 +80,14 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"iops_cap
 -- protocol: pgbench's --protocol, one of three words, for the pgbench engine
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"protocol": "fast"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'backend', settings => '{"protocol": "prepared"}');
+-- rate: an open loop, transactions per second for the pgbench engine
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], rate => 0);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], rate => 'NaN');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2, rate => 50000);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'backend', rate => 100);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], rate => 100, latency_limit => -1);
+SELECT walpressure.run_sweep('rate', ARRAY['100', 'lots']);
+SELECT walpressure.run_sweep('rate', ARRAY['100'], rate => 100);
 -- server-wide settings: restart-only ones, data loss without acknowledgement, bad values
 SELECT walpressure.run_sweep('wal_buffers', ARRAY['16MB', '64MB']);
 SELECT walpressure.run_sweep('fsync', ARRAY['on', 'off']);
@@ -144,7 +152,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8)
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -254,7 +262,7 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text)
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8)
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
