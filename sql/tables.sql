@@ -43,7 +43,11 @@ CREATE TABLE sweeps (
     rounds_stop text,
     checkpoint bool NOT NULL DEFAULT true,
     on_standby_loss text NOT NULL DEFAULT 'stop' CHECK (on_standby_loss IN ('stop', 'skip')),
-    standby_conninfo text
+    standby_conninfo text,
+    search text CHECK (search IN ('golden')),
+    search_range text,
+    search_resolution text,
+    search_stop text
 );
 
 CREATE TABLE steps (
@@ -106,6 +110,8 @@ CREATE TABLE steps (
     standby_wal_fsyncs_per_s float8,
     standby_write_iops float8,
     standby_source text,
+    commit_avg_ms float8,
+    commit_p99_ms float8,
     PRIMARY KEY (sweep_id, step)
 );
 
@@ -159,6 +165,20 @@ CREATE TABLE step_replication (
     behind_bytes_max float8,
     PRIMARY KEY (sweep_id, step, pid),
     FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
+);
+
+-- A search's rounds: what each ran and why, and what the rule said after it.
+CREATE TABLE search_rounds (
+    sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,
+    round int NOT NULL,
+    pair int NOT NULL,
+    low text NOT NULL,
+    high text NOT NULL,
+    vals text[] NOT NULL,
+    why text NOT NULL,
+    verdict text,
+    decision text,
+    PRIMARY KEY (sweep_id, round)
 );
 
 -- What grant_sweeper gave each role, so that revoke_sweeper takes back that

@@ -73,6 +73,9 @@ COMMENT ON COLUMN steps.wal_lsn_end IS
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 
+COMMENT ON COLUMN steps.commit_avg_ms IS
+'the mean time of the window''s commits from the start of the commit to its end, as the probe timed it in every backend (the WAL flush the commit waited for, commit_delay, the commit record): what predict() takes as the time a transaction waits for its flush; commit_p99_ms: the 99th percentile (NULL for steps recorded before walpressure 0.7.0)';
+
 COMMENT ON TABLE step_samples IS
 'Each second of each step''s measured window (WAL figures lag up to a second: pg_stat_wal is flushed once a second)';
 

@@ -88,7 +88,10 @@ wp_step_columns(WpRow *row, int64 sweep_id, const WpSweepRequest *req, int step,
 
 }
 
-/* The columns later versions added (0.4.0: images, buffers; 0.6.0: standbys). */
+/*
+ * The columns later versions added (0.4.0: images, buffers; 0.6.0: standbys;
+ * 0.7.0: the commits' time).
+ */
 static void
 wp_step_columns_newer(WpRow *row, const WpStepResult *r)
 {
@@ -111,6 +114,11 @@ wp_step_columns_newer(WpRow *row, const WpStepResult *r)
 		wp_col(row, "standby_source", TEXTOID,
 			   r->standby_source ? CStringGetTextDatum(r->standby_source) : (Datum) 0,
 			   r->standby_source == NULL);
+	}
+	if (wp_schema_has(700))
+	{
+		wp_col_fig(row, "commit_avg_ms", r->commit_avg_ms);
+		wp_col_fig(row, "commit_p99_ms", r->commit_p99_ms);
 	}
 }
 
