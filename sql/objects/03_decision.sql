@@ -192,17 +192,30 @@ $$;
 COMMENT ON FUNCTION effects(bigint, int) IS
 'Each value''s effect against the baseline (or against value_pos `against`), paired by interleaved round, for tps, latency_p50 and latency_p99: the geometric mean of the per-round ratios, its 95% interval (t on the logs), the verdict (faster / slower, or lower / higher for a latency, when the interval excludes 1; equivalent when it lies within +-walpressure.equivalence_margin %; else undecided) and the rounds that would decide at this spread';
 
--- The value a sweep's answer starts from: the one with the most tps (the
--- geometric mean of its rounds, steps that count).
+-- The value a sweep's answer starts from: the one with the most tps against
+-- the baseline in the same rounds (the geometric mean of its per-round
+-- ratios, the point effects() gives; the baseline itself is 1).  In a sweep
+-- whose every value ran every round that orders the values as their own tps
+-- does; where values ran in different rounds (a search, steps left out) it
+-- keeps what drifted from round to round out of the order.  A value that
+-- shares no round with the baseline comes last; a sweep whose baseline has
+-- no step that counts is ordered by tps.
 CREATE OR REPLACE FUNCTION _top(sweep_id bigint)
 RETURNS int
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT x.value_pos FROM walpressure.steps x
-    WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
-    GROUP BY x.value_pos
-    ORDER BY avg(ln(x.tps)) DESC, x.value_pos
+    WITH st AS (
+        SELECT x.value_pos, x.repeat, x.tps FROM walpressure.steps x
+        WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
+    ), b AS (
+        SELECT st.repeat, st.tps FROM st
+        WHERE st.value_pos = (SELECT coalesce(s.current_pos, 1) FROM walpressure.sweeps s WHERE s.sweep_id = $1)
+    )
+    SELECT v.value_pos FROM st v LEFT JOIN b ON b.repeat = v.repeat
+    GROUP BY v.value_pos
+    ORDER BY CASE WHEN EXISTS (SELECT FROM b) THEN avg(ln(v.tps / b.tps)) ELSE avg(ln(v.tps)) END DESC NULLS LAST,
+             v.value_pos
     LIMIT 1
 $$;
 

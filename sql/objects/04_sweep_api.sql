@@ -105,10 +105,12 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- people type: ARRAY['0', '1000'], ARRAY[0, 1000], '{0,1000}'; duration and
 -- warmup an interval ('60 s') or a number of seconds (60); repeats a number
 -- of rounds or 'auto', and budget (an interval or seconds) the time the
--- rounds of repeats => 'auto' may take.
+-- rounds of repeats => 'auto' may take.  range instead of vals: a search
+-- over '[low, high]' of a number setting, by the resolution (a number, or
+-- text with a unit), search => 'golden' (or 'auto', the default).
 CREATE OR REPLACE FUNCTION run_sweep(
     setting text,
-    vals "any",
+    vals "any" DEFAULT NULL::text[],
     clients int DEFAULT 10,
     duration "any" DEFAULT '60 s'::interval,
     workload text DEFAULT 'simple-update',
@@ -125,13 +127,16 @@ CREATE OR REPLACE FUNCTION run_sweep(
     budget "any" DEFAULT NULL::interval,
     checkpoint bool DEFAULT true,
     on_standby_loss text DEFAULT 'stop',
-    standby_conninfo text DEFAULT NULL)
+    standby_conninfo text DEFAULT NULL,
+    range text DEFAULT NULL,
+    search text DEFAULT NULL,
+    resolution "any" DEFAULT NULL::text)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, text, text, "any") IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); range instead of vals: a golden-section search for the value with the most tps in ''[low, high]'' of a number setting, to a resolution (default a twentieth of the range), each round measuring the current value and the pair being compared, rounds added while the rule cannot order the pair (search_rounds records each round and why); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records';
 
 CREATE OR REPLACE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -171,7 +176,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, text, text, "any") FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
