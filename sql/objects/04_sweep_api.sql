@@ -180,7 +180,7 @@ REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
-GRANT SELECT ON sweeps, steps, step_samples, step_replication, results, progress TO pg_monitor;
+GRANT SELECT ON sweeps, steps, step_samples, step_replication, search_rounds, results, progress TO pg_monitor;
 -- the load's statement texts: pg_stat_statements shows another role's only
 -- to pg_read_all_stats, and so do these
 GRANT USAGE ON SCHEMA walpressure TO pg_read_all_stats;
@@ -222,7 +222,8 @@ BEGIN
             SELECT 3, format('GRANT SELECT ON %s TO %s', c, r), format('REVOKE SELECT ON %s FROM %s', c, r),
                    has_table_privilege(_grant_sweeper.role, c, 'SELECT')
             FROM unnest(ARRAY['walpressure.sweeps', 'walpressure.steps', 'walpressure.step_samples',
-                              'walpressure.step_replication', 'walpressure.results', 'walpressure.best',
+                              'walpressure.step_replication', 'walpressure.search_rounds',
+                              'walpressure.results', 'walpressure.best',
                               'walpressure.progress']::regclass[]) AS c
             UNION ALL
             SELECT 4, format('GRANT pg_checkpoint TO %s', r), format('REVOKE pg_checkpoint FROM %s', r),
