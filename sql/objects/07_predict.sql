@@ -14,7 +14,8 @@
 --   The WAL flushes follow one another with a period P.  Under the cap a
 --   flush costs k write IOs (its data and the cache flush: about 2 under
 --   cgroup v1 blkio, measured per step as write IOPS over WAL fsyncs per
---   second), so while the disk binds P = k / cap.  A commit waits m periods
+--   second), so while the disk binds P = k / cap (the measured period
+--   scaled by the caps' ratio).  A commit waits m periods
 --   (measured: its commit time over the period), whatever the period:
 --   W = m P.  Group commit follows: commits per fsync = X P.
 --
@@ -152,13 +153,16 @@ BEGIN
             m := r.commit_avg_ms / 1000 / p0;
             bound0 := r.write_iops >= 0.9 * v.cap0;
             z := walpressure._mva_delay(r.clients, d, s.cpus, r.commit_avg_ms / 1000, r.tps);
-            -- the period at the new cap: the cap's, or where the disk did not
-            -- bind, the measured one when it is longer
-            p1 := k / c1;
-            IF NOT bound0 THEN
-                p1 := greatest(p1, p0);
+            -- the period at the new cap: where the disk bound, the measured one
+            -- scaled by the caps (the disk as busy against its cap); where it
+            -- did not, the cap's (k / cap) or the measured one, the longer
+            IF bound0 THEN
+                p1 := p0 * v.cap0 / c1;
+            ELSE
+                p1 := greatest(k / c1, p0);
                 unbound := unbound + 1;
-            ELSIF p1 < delay_s THEN
+            END IF;
+            IF bound0 AND p1 < delay_s THEN
                 why := format('a flush would take %s ms of the cap, less than commit_delay (%s ms): the period would be set by the delay and the disk''s own fsync time, which a capped sweep does not measure',
                               round((p1 * 1000)::numeric, 3), round((delay_s * 1000)::numeric, 3));
                 EXIT;
@@ -231,5 +235,3 @@ LANGUAGE C STABLE;
 
 COMMENT ON FUNCTION predict(bigint, int, int) IS
 'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs as a queue, the commit''s wait m flush periods of k write IOs each at the cap, the rest a delay; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';
-
-GRANT EXECUTE ON FUNCTION predict(bigint, int, int) TO pg_monitor;

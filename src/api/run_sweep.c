@@ -398,7 +398,7 @@ wp_request_time(FunctionCallInfo fcinfo, WpSweepRequest *req)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration and warmup must each be at most 1 day"),
 				 errhint("For a longer experiment, use more repeats.")));
-	if ((int64) req->repeats * req->nvals > WP_STEPS_MAX)
+	if (req->search == WP_SEARCH_NONE && (int64) req->repeats * req->nvals > WP_STEPS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%d values x %d repeats is more steps than the %d a sweep may have",
