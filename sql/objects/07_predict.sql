@@ -2,78 +2,62 @@
 -- What a sweep predicts at another disk cap (and another number of
 -- clients): tps, commits per WAL fsync and a commit's time, from a model of
 -- the closed loop of a sweep's clients.  docs/reference/predict.md derives
--- it; in short:
+-- it and says where it fails; in short:
 --
---   Each of the N clients runs a transaction, commits, waits for the WAL
---   flush that covers its commit, and starts the next one.  Its cycle is
---   its CPU time (a queue: the server's CPUs), the commit's wait W, and
---   everything else, Z (a delay).  The throughput follows by mean-value
---   analysis of that closed network (MVA; the CPUs by Seidmann's
---   approximation of a multi-server queue).
+--   Each of the N clients runs a transaction and commits; its commit waits
+--   for the WAL flush that carries it, and the next transaction starts.  A
+--   cycle is CPU time (a queue on the server's CPUs), the flush (a queue
+--   too: one flush at a time, its time shared by the g commits it
+--   carries), and everything else (a delay).  Mean-value analysis (MVA) of
+--   that closed network gives the throughput (src/sweep/mva.c).
 --
---   The WAL flushes follow one another with a period P.  Under the cap a
---   flush costs k write IOs (its data and the cache flush: about 2 under
---   cgroup v1 blkio, measured per step as write IOPS over WAL fsyncs per
---   second), so while the disk binds P = k / cap (the measured period
---   scaled by the caps' ratio).  A commit waits m periods
---   (measured: its commit time over the period), whatever the period:
---   W = m P.  Group commit follows: commits per fsync = X P.
+--   From each step of a value: the CPU seconds of a transaction, and the
+--   flush's demand per commit and the delay that make the network give the
+--   measured tps and the measured commit time (steps.commit_avg_ms).  At
+--   another cap a flush's period follows the cap (where the disk bound:
+--   the measured period times measured cap over new cap, the group size g
+--   kept, so the flush's demand per commit scales alike; where it did not,
+--   the longer of the cap's k / cap and the measured period, k the write
+--   IOs a flush cost), and MVA runs the network again.  commit_delay sets a
+--   floor under the period: the delay plus what the sweep's own delay-bound
+--   steps show it takes beyond the delay; without such steps a prediction
+--   at a higher cap is refused.
 --
--- From each round of a value: D (CPU seconds per transaction), W and P at
--- the measured cap, hence m and k; Z is what makes the network give the
--- measured tps.  At the new cap the period is k / cap (or, where the disk
--- did not bind at the measured cap, the measured period when that is
--- longer), the wait m P, and MVA gives tps.  The prediction of each round,
--- then their geometric mean and a 95% interval across rounds (t on the
--- logarithms): the interval is the measurements' spread, not the model's
--- error.
+-- Each step (round) gives a prediction; their geometric mean and a 95%
+-- interval across rounds (t on the logarithms) are returned: the interval
+-- is the measurements' spread, not the model's error.
 --
 
--- The throughput of n clients whose cycle is a CPU demand d (seconds) on c
--- CPUs and a delay z (seconds): exact MVA for the single-server queue of
--- demand d / c that Seidmann's approximation puts in place of c CPUs, plus
--- the delay d (c - 1) / c.
-CREATE OR REPLACE FUNCTION _mva(n int, d float8, c float8, z float8)
-RETURNS float8
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    q float8 := 0;
-    rq float8;
-    x float8 := 0;
-BEGIN
-    FOR i IN 1..n LOOP
-        rq := d / c * (1 + q);
-        x := i / (rq + d * (c - 1) / c + z);
-        q := x * rq;
-    END LOOP;
-    RETURN x;
-END
-$$;
+-- _mva_predict (C, api/predict.c over sweep/mva.c): the network fitted to
+-- one step, its flush demand scaled, run with new_clients.
+CREATE OR REPLACE FUNCTION _mva_predict(clients int, tps float8, commit_s float8, cpu_demand float8,
+                                        cpus float8, flush_scale float8, new_clients int,
+                                        OUT tps float8, OUT commit_s float8, OUT flush_util float8,
+                                        OUT new_flush_util float8, OUT delay_s float8, OUT fitted bool)
+AS 'MODULE_PATHNAME', 'wp_mva_predict'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- The delay z (seconds) that makes _mva(n, d, c, w + z) give x0: what is
--- neither the CPU nor the commit's wait.  0 when even no delay gives less
--- than x0 (the CPU model then holds more contention than there was).
-CREATE OR REPLACE FUNCTION _mva_delay(n int, d float8, c float8, w float8, x0 float8)
+-- What commit_delay takes beyond its nominal time in a sweep's steps whose
+-- flush period the delay set (the disk below its cap: the fewest write IOs
+-- a flush cost in the sweep, times its flushes, under 90% of the cap): the
+-- period over them minus the delay, averaged; NULL when no step shows it.
+CREATE OR REPLACE FUNCTION _delay_overhead(sweep_id bigint)
 RETURNS float8
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    lo float8 := 0;
-    hi float8 := n / x0;
-    mid float8;
-BEGIN
-    IF walpressure._mva(n, d, c, w) <= x0 THEN
-        RETURN 0;
-    END IF;
-    FOR i IN 1..60 LOOP
-        mid := (lo + hi) / 2;
-        IF walpressure._mva(n, d, c, w + mid) > x0 THEN lo := mid; ELSE hi := mid; END IF;
-    END LOOP;
-    RETURN (lo + hi) / 2;
-END
+    WITH st AS (
+        SELECT x.*, coalesce(CASE WHEN s.setting = 'commit_delay' THEN walpressure._int_setting(x.value) END,
+                             walpressure._int_setting(s.settings->>'commit_delay'),
+                             walpressure._int_setting(s.server_settings->>'commit_delay'), 0) / 1e6 AS delay_s
+        FROM walpressure.steps x JOIN walpressure.sweeps s USING (sweep_id)
+        WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.wal_fsyncs_per_s > 0 AND x.write_iops > 0
+          AND x.iops_cap IS NOT NULL
+    ), k AS (SELECT min(st.write_iops / st.wal_fsyncs_per_s) AS ios FROM st)
+    SELECT avg(1 / st.wal_fsyncs_per_s - st.delay_s)
+    FROM st, k
+    WHERE st.delay_s > 0 AND k.ios * st.wal_fsyncs_per_s < 0.9 * st.iops_cap
+      AND 1 / st.wal_fsyncs_per_s > st.delay_s
 $$;
 
 -- predict() after its checks (C: the sweep, the cap, the clients, the
@@ -97,7 +81,9 @@ DECLARE
     x1 float8; p1 float8; w1 float8; g1 float8;
     xs float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
     delay_s float8; siblings int;
-    k float8; m float8; z float8; p0 float8; d float8; bound0 bool; unbound int;
+    k float8; p0 float8; d float8; bound0 bool; unbound int; unfitted int;
+    overhead float8 := walpressure._delay_overhead(_predict.sweep_id);
+    fit record;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _predict.sweep_id;
     FOR v IN
@@ -113,6 +99,7 @@ BEGIN
         xs := '{}'; gs := '{}'; ws := '{}'; ls := '{}'; ios := '{}'; cpus := '{}';
         why := NULL;
         unbound := 0;
+        unfitted := 0;
         -- commit_delay in effect: the value's, the fixed one, or the server's;
         -- none when fewer other clients than commit_siblings run
         delay_s := coalesce(CASE WHEN s.setting = 'commit_delay' THEN walpressure._int_setting(v.val) END,
@@ -127,10 +114,10 @@ BEGIN
         IF v.cap0 IS NULL THEN
             why := 'it ran without a disk cap: its flushes took the disk''s own time, which a cap does not scale';
         ELSIF c1 > 4 * v.cap0 OR c1 < v.cap0 / 4.0 THEN
-            why := format('%s is more than 4 times away from the cap it ran at (%s): m and the other delay, taken at one cap, are not known to hold that far',
+            why := format('%s is more than 4 times away from the cap it ran at (%s): the commits a flush carries and the other delay, taken at one cap, are not known to hold that far',
                           c1, v.cap0);
         ELSIF n1 > 2 * v.n0 OR 2 * n1 < v.n0 THEN
-            why := format('%s clients is more than twice away from the %s it ran: how many periods a commit waits and the other delay are not known to hold that far',
+            why := format('%s clients is more than twice away from the %s it ran: the commits a flush carries and the other delay, taken with one number of clients, are not known to hold that far',
                           n1, v.n0);
         END IF;
         FOR r IN
@@ -149,34 +136,40 @@ BEGIN
             EXIT WHEN why IS NOT NULL;
             d := (r.server_cpu_s + coalesce(r.client_cpu_s, 0)) / r.transactions;
             p0 := 1 / r.wal_fsyncs_per_s;
-            k := r.write_iops / r.wal_fsyncs_per_s;
-            m := r.commit_avg_ms / 1000 / p0;
+            k := r.write_iops * p0;
             bound0 := r.write_iops >= 0.9 * v.cap0;
-            z := walpressure._mva_delay(r.clients, d, s.cpus, r.commit_avg_ms / 1000, r.tps);
-            -- the period at the new cap: where the disk bound, the measured one
-            -- scaled by the caps (the disk as busy against its cap); where it
-            -- did not, the cap's (k / cap) or the measured one, the longer
+            -- the flush period at the new cap: where the disk bound, the
+            -- measured one scaled by the caps (the disk as busy against its
+            -- cap, as many commits a flush); where it did not, the cap's
+            -- (k / cap) or the measured one, the longer; never below what
+            -- commit_delay takes
             IF bound0 THEN
                 p1 := p0 * v.cap0 / c1;
+                IF c1 > v.cap0 AND delay_s > 0 THEN
+                    IF overhead IS NULL THEN
+                        why := format('above the measured cap the flush period would fall toward where commit_delay (%s us) sets it, and none of the sweep''s steps shows how long the delay takes here (a step whose flushes the delay paced, the disk below its cap)',
+                                      round(delay_s * 1e6));
+                        EXIT;
+                    END IF;
+                    p1 := greatest(p1, delay_s + overhead);
+                END IF;
             ELSE
                 p1 := greatest(k / c1, p0);
                 unbound := unbound + 1;
             END IF;
-            IF bound0 AND p1 < delay_s THEN
-                why := format('a flush would take %s ms of the cap, less than commit_delay (%s ms): the period would be set by the delay and the disk''s own fsync time, which a capped sweep does not measure',
-                              round((p1 * 1000)::numeric, 3), round((delay_s * 1000)::numeric, 3));
-                EXIT;
+            SELECT * INTO fit FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus,
+                                                              p1 / p0, n1);
+            IF NOT fit.fitted THEN
+                unfitted := unfitted + 1;
             END IF;
-            w1 := m * p1;
-            x1 := walpressure._mva(n1, d, s.cpus, w1 + z);
-            g1 := r.commits::float8 / r.transactions * x1 * p1;
-            IF bound0 AND c1 > v.cap0 AND g1 < 1 THEN
-                why := format('fewer than one commit per flush (%s): the disk would no longer bind, and what would (each commit''s own flush) was not measured',
-                              round(g1::numeric, 2));
-                EXIT;
-            END IF;
-            xs := xs || x1; gs := gs || g1; ws := ws || w1 * 1000; ls := ls || n1 / x1 * 1000;
-            ios := ios || k / p1; cpus := cpus || x1 * d / s.cpus;
+            x1 := fit.tps;
+            w1 := fit.commit_s;
+            -- commits per flush: the measured ones, as busy as the flush would be
+            g1 := greatest(1, r.commits::float8 / r.wal_fsyncs * fit.new_flush_util / nullif(fit.flush_util, 0));
+            ios := ios || k * x1 / g1;
+            w1 := w1 * 1000;
+            xs := xs || x1; gs := gs || g1; ws := ws || w1; ls := ls || n1 / x1 * 1000;
+            cpus := cpus || x1 * d / s.cpus;
         END LOOP;
         rounds := cardinality(xs);
         IF why IS NOT NULL OR rounds = 0 THEN
@@ -205,12 +198,16 @@ BEGIN
         SELECT round(avg(x)::numeric, 2) INTO cpu_share FROM unnest(cpus) AS x;
         bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU'
                       WHEN write_iops >= 0.9 * c1 THEN 'the disk'
-                      ELSE 'neither: the commits'' pace' END;
-        basis := format('from %s round%s at %s write IOPS and %s clients%s%s', rounds,
+                      ELSE 'neither: the commits'' own pace' END;
+        basis := format('from %s round%s at %s write IOPS and %s clients%s%s%s', rounds,
                         CASE WHEN rounds = 1 THEN ' (no interval)' ELSE 's' END, v.cap0, v.n0,
                         CASE WHEN unbound > 0 THEN
                                  format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap): their flush period is kept where the new cap''s would be shorter',
                                         unbound)
+                             ELSE '' END,
+                        CASE WHEN unfitted > 0 THEN
+                                 format('; in %s of them no flush demand gave both the measured tps and commit time (the nearest was taken)',
+                                        unfitted)
                              ELSE '' END,
                         CASE WHEN cpu_share >= 0.9 THEN
                                  format('; the CPUs would be %s%% busy: the prediction rests on the CPU model more than on the cap',
@@ -234,4 +231,4 @@ AS 'MODULE_PATHNAME', 'wp_predict'
 LANGUAGE C STABLE;
 
 COMMENT ON FUNCTION predict(bigint, int, int) IS
-'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs as a queue, the commit''s wait m flush periods of k write IOs each at the cap, the rest a delay; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';
+'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs and the WAL flush as queues, the flush''s time per commit following the cap, the rest a delay, fitted to each step''s tps and commit time; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';

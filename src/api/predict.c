@@ -25,13 +25,16 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "access/htup_details.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
 #include "api/arguments.h"
 #include "common/worker.h"
+#include "sweep/mva.h"
 
 PG_FUNCTION_INFO_V1(wp_predict);
+PG_FUNCTION_INFO_V1(wp_mva_predict);
 
 /* The arguments: a sweep, a positive cap, positive clients when given. */
 static void
@@ -150,4 +153,40 @@ wp_predict(PG_FUNCTION_ARGS)
 	wp_safe_path_end(nest);
 	SPI_finish();
 	return (Datum) 0;
+}
+
+/*
+ * _mva_predict(clients, tps, commit_s, cpu_demand, cpus, flush_scale,
+ * new_clients): the network fitted to one step (its tps and a commit's
+ * time, with its CPU demand on its CPUs: mva.c), then its flush demand
+ * scaled and run with new_clients.  Returns tps, a commit's time, the
+ * flush's utilization at the step and predicted, and whether the fit held.
+ */
+Datum
+wp_mva_predict(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[6];
+	bool		nulls[6] = {0};
+	WpMvaNet	net = {0};
+	WpMvaOut	out;
+	bool		fitted;
+	double		tps0 = PG_GETARG_FLOAT8(1);
+	double		util0;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "_mva_predict must return a composite");
+	net.cpu_demand = PG_GETARG_FLOAT8(3);
+	net.cpus = PG_GETARG_FLOAT8(4);
+	fitted = wp_mva_fit(PG_GETARG_INT32(0), tps0, PG_GETARG_FLOAT8(2), &net);
+	util0 = tps0 * net.flush_demand;
+	net.flush_demand *= PG_GETARG_FLOAT8(5);
+	wp_mva(&net, PG_GETARG_INT32(6), &out);
+	values[0] = Float8GetDatum(out.tps);
+	values[1] = Float8GetDatum(out.flush_s);
+	values[2] = Float8GetDatum(util0);
+	values[3] = Float8GetDatum(out.tps * net.flush_demand);
+	values[4] = Float8GetDatum(net.delay);
+	values[5] = BoolGetDatum(fitted);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -41,7 +41,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'compare', 'grant_sweeper', 'revoke_sweeper', '_value_label', 'grid',
     'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
-    '_top', '_ties', 'effects', 'predict', '_predict', '_mva', '_mva_delay']);
+    '_top', '_ties', 'effects', 'predict', '_predict', '_mva_predict', '_delay_overhead']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
@@ -70,8 +70,10 @@ SELECT is((SELECT pg_get_function_result('walpressure.predict'::regproc)),
           'commit_ms_ci_low numeric, commit_ms_ci_high numeric, latency_ms numeric, write_iops numeric, '
           'cpu_share numeric, bound text, basis text)',
           'predict returns one row per value with its intervals and why');
-SELECT volatility_is('walpressure', '_mva', ARRAY['integer', 'double precision', 'double precision', 'double precision'],
-                     'immutable', 'the MVA is a pure function');
+SELECT function_lang_is('walpressure', '_mva_predict',
+                        ARRAY['integer', 'double precision', 'double precision', 'double precision',
+                              'double precision', 'double precision', 'integer'],
+                        'c', 'the MVA is C (src/sweep/mva.c)');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -85,20 +85,22 @@ JOIN walpressure.search_rounds o ON o.sweep_id = 2001 AND o.round = r.round
 WHERE r.sweep_id = :imported;
 SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search}', '"bisect"'));
 
--- predict: sweep 3001, commit_delay 0 and 500 at 1000 write IOPS, 10
--- clients on 2 CPUs, two rounds with known figures.  Value 0: 1000 tps, the
--- disk at its cap, 500 fsyncs a second (a flush every 2 ms of 2 write IOs),
--- a commit 4 ms (2 periods), 0.5 ms of CPU a transaction.  Value 500: 1600
--- tps, 4 commits per fsync; value 1500: 1500 tps, 5 commits per fsync (a
--- flush every 3.3 ms).  Then what cannot be predicted: sweep 3002 ran
--- without a cap, 3003 before 0.7.0 (no commit time), 3004 with
--- synchronous_commit off (no flush waited for) and below its cap.
+-- predict: sweep 3001, commit_delay 0, 500 and 1500 at 1000 write IOPS, 10
+-- clients on 2 CPUs, two rounds with known figures: the disk at its cap, 500
+-- flushes a second (one every 2 ms, of 2 write IOs), 0.5 ms of CPU a
+-- transaction; value 0: 1000 tps, a commit 4 ms; value 500: 1600 tps, a
+-- commit 4.5 ms; value 1500: 1500 tps, 5 ms.  Sweep 3005: the same with a
+-- value 3000 whose flushes the delay paced (300 a second, the disk at 600
+-- write IOPS): a flush took 0.33 ms beyond the delay.  Then what cannot be
+-- predicted: sweep 3002 ran without a cap, 3003 before 0.7.0 (no commit
+-- time), 3004 with synchronous_commit off (no flush waited for).
 INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
                                 warmup, repeats, prewarm, run_by, database, steps_total, steps_done,
                                 status, server_settings, cpus)
-SELECT id, 'commit_delay', '{0,500,1500}', 10, '10 s', 'simple-update', cap, '2 s', 2, true,
-       current_user, current_database(), 4, 4, 'done', '{"commit_siblings": "5", "commit_delay": "0"}', 2
-FROM (VALUES (3001, 1000), (3002, NULL), (3003, 1000)) AS v(id, cap);
+SELECT id, 'commit_delay', vals, 10, '10 s', 'simple-update', cap, '2 s', 2, true,
+       current_user, current_database(), 6, 6, 'done', '{"commit_siblings": "5", "commit_delay": "0"}', 2
+FROM (VALUES (3001, 1000, '{0,500,1500}'::text[]), (3002, NULL, '{0,500,1500}'), (3003, 1000, '{0,500,1500}'),
+             (3005, 1000, '{0,500,3000}')) AS v(id, cap, vals);
 INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
                                 warmup, repeats, prewarm, run_by, database, steps_total, steps_done,
                                 status, server_settings, cpus)
@@ -108,15 +110,21 @@ INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients
                                started_at, seconds, transactions, retries, tps, commits, leaders,
                                wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
                                iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s)
-SELECT id, step, value, pos, rep, 10, 0, '2026-11-21', 10, tps * 10, 0, tps, tps * 10, fsyncs,
-       fsyncs * 10, tps / nullif(fsyncs, 0), fsyncs, 10, cap, iops, CASE WHEN id <> 3003 THEN wait END,
-       tps * 10 * 0.0004, tps * 10 * 0.0001
-FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 400, 4.5, 1000),
-             (3, '1500', 3, 1, 1500, 300, 5.0, 1000),
-             (4, '0', 1, 2, 990, 495, 4.1, 990), (5, '500', 2, 2, 1620, 405, 4.4, 1010),
-             (6, '1500', 3, 2, 1480, 296, 5.1, 1000))
+SELECT id, step, value, pos, rep, 10, 0, '2026-11-21'::timestamptz, 10, tps * 10, 0, tps, tps * 10, fsyncs, fsyncs * 10, tps / fsyncs, fsyncs, 10, cap,
+       iops, CASE WHEN id <> 3003 THEN wait END, tps * 10 * 0.0004, tps * 10 * 0.0001
+FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 500, 4.5, 1000),
+             (3, '1500', 3, 1, 1500, 500, 5.0, 1000),
+             (4, '0', 1, 2, 990, 495, 4.1, 990), (5, '500', 2, 2, 1620, 505, 4.4, 1010),
+             (6, '1500', 3, 2, 1480, 494, 5.1, 988))
          AS v(step, value, pos, rep, tps, fsyncs, wait, iops),
-     (VALUES (3001, 1000), (3002, NULL), (3003, 1000)) AS s(id, cap);
+     (VALUES (3001, 1000), (3002, NULL), (3003, 1000)) AS s(id, cap)
+UNION ALL
+SELECT 3005, step, value, pos, rep, 10, 0, '2026-11-21'::timestamptz, 10, tps * 10, 0, tps, tps * 10, fsyncs, fsyncs * 10,
+       tps / fsyncs, fsyncs, 10, 1000, iops, wait, tps * 10 * 0.0004, tps * 10 * 0.0001
+FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 500, 4.5, 1000),
+             (3, '3000', 3, 1, 1500, 300, 5.5, 600),
+             (4, '0', 1, 2, 990, 495, 4.1, 990), (5, '500', 2, 2, 1620, 505, 4.4, 1010),
+             (6, '3000', 3, 2, 1480, 297, 5.6, 594)) AS v(step, value, pos, rep, tps, fsyncs, wait, iops);
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, commits, leaders,
                                wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
@@ -124,19 +132,26 @@ INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients
 VALUES (3004, 1, 'on', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
        (3004, 2, 'off', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 0, 0, NULL, 0, 10, 1000, 300, 0.05, 16, 4);
 
--- at half the cap the flush takes twice as long: so does a commit's wait
+-- at half the cap a flush takes twice as long, and so, with the queue at
+-- it, does more than twice a commit
 SELECT value, measured_tps, rounds, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms,
        latency_ms, write_iops, cpu_share, bound, basis
 FROM walpressure.predict(3001, iops_cap => 500);
--- at twice the cap: a flush takes half as long (1.25 ms for 500 us, 1.67 ms
--- for 1500 us: both still longer than the delay)
+-- at twice the cap: value 0 gains; for 500 and 1500 the period would fall
+-- toward where the delay sets it, which no step of 3001 shows
 SELECT value, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3001, iops_cap => 2000);
--- at four times: value 0 would have fewer than one commit per flush; a
--- flush of the cap (0.83 ms) would be shorter than commit_delay 1500 us
-SELECT value, tps, commits_per_fsync, basis FROM walpressure.predict(3001, iops_cap => 4000);
--- beyond four times, and with more and fewer clients
+-- sweep 3005's value 3000 shows it (0.33 ms beyond the delay): 500 gains up
+-- to a period of 0.83 ms; 3000 was paced by its delay and stays
+SELECT round(walpressure._delay_overhead(3005)::numeric * 1000, 3) AS overhead_ms;
+SELECT value, measured_tps, tps, commits_per_fsync, commit_ms, write_iops, bound, basis
+FROM walpressure.predict(3005, iops_cap => 2000);
+SELECT value, measured_tps, tps, commits_per_fsync, commit_ms, write_iops, bound
+FROM walpressure.predict(3005, iops_cap => 500);
+-- four times the cap, and beyond
+SELECT value, tps, commits_per_fsync, bound, basis FROM walpressure.predict(3001, iops_cap => 4000);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 5000);
+-- more and fewer clients
 SELECT value, tps, commits_per_fsync, commit_ms, latency_ms, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 20);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 4);
 -- the measured cap gives back the measured tps
@@ -152,10 +167,16 @@ SELECT * FROM walpressure.predict(3001, iops_cap => 2000, clients => 0);
 UPDATE walpressure.sweeps SET cpus = NULL WHERE sweep_id = 3001;
 SELECT * FROM walpressure.predict(3001, iops_cap => 2000);
 
--- the model's pieces: one client's cycle is its CPU, its wait and the delay
-SELECT round(walpressure._mva(1, 0.001, 1, 0.004)::numeric, 3) AS one_client,
-       round(walpressure._mva(100, 0.001, 2, 0)::numeric, 1) AS cpu_bound,
-       round(walpressure._mva_delay(10, 0.0005, 2, 0.004, 1000)::numeric * 1000, 3) AS delay_ms;
+-- the model's pieces: a step fitted and run again as it was gives it back;
+-- its flush twice as slow; a commit longer than the cycle cannot be fitted;
+-- what commit_delay takes beyond itself, from the steps it paced (none here)
+SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
+       round(flush_util::numeric, 2) AS flush_util, fitted
+FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10);
+SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
+       round(new_flush_util::numeric, 2) AS flush_util FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10);
+SELECT fitted FROM walpressure._mva_predict(10, 1000, 0.02, 0.0005, 2, 1, 10);
+SELECT walpressure._delay_overhead(3001) AS overhead_none;
 
-DELETE FROM walpressure.sweeps WHERE sweep_id IN (2001, 3001, 3002, 3003, 3004)
+DELETE FROM walpressure.sweeps WHERE sweep_id IN (2001, 3001, 3002, 3003, 3004, 3005)
    OR origin->>'sweep_id' = '2001';
