@@ -198,8 +198,9 @@ wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 		/* the budget: stop before a round that would pass it */
 		elapsed = (double) (GetCurrentTimestamp() - started) / USECS_PER_SEC;
 		if (s.stop == NULL && req->budget_s > 0 && elapsed + elapsed / round > req->budget_s)
-			rec.decision = s.stop = psprintf("budget: %s, but another round (about %.0f s) would pass the budget of %.0f s",
-											 rec.decision, elapsed / round, req->budget_s);
+			rec.decision = s.stop = psprintf("budget: %s would come next, and a round (about %.0f s) would pass the budget of %.0f s",
+											 s.pair_rounds == 0 ? "the next pair" : "another round of the pair",
+											 elapsed / round, req->budget_s);
 		if (s.stop == NULL)
 		{
 			run.total = run.done + wp_golden_round(req, &s.g, round + 1, pos);
