@@ -53,7 +53,7 @@ wp_search_notice(const WpSweepRequest *req, bool wait, int64 id)
 					req->search_n, req->vals[0], first, most,
 					req->checkpoint ? "a CHECKPOINT" : "without a CHECKPOINT", wp_span(req->warmup_s),
 					wp_span(req->duration_s), wp_span(first * step_s), wp_span(most * step_s)),
-			 errdetail("A pair gets %d rounds, and up to %d while the rule (effects(), paired by round) cannot order the two and a few more rounds would; then the bracket around the peak ends at the slower one (0.618 of it is left), and the next pair is the faster one and its mirror. It stops when no value is left between (the resolution), when the pair is the same within ±%s%% or cannot be told apart in its rounds (flat within the noise)%s. search_rounds records each round and why.%s",
+			 errdetail("A pair gets %d rounds, and up to %d while the rule (effects(), paired by round) cannot order the two: a third at least, then while a few more would decide; then the bracket around the peak ends at the slower one (0.618 of it is left), and the next pair is the faster one and its mirror. It stops when no value is left between (the resolution), when the pair is the same within ±%s%% or cannot be told apart in its rounds (flat within the noise)%s. search_rounds records each round and why.%s",
 					   req->repeats, req->max_repeats,
 					   GetConfigOption("walpressure.equivalence_margin", false, false),
 					   req->budget_s > 0 ? psprintf(", or when the next round would pass the budget of %s", wp_span(req->budget_s)) : "",

@@ -11,8 +11,9 @@
  * alike, and results and best read each value against the baseline as
  * they read any sweep.  A pair gets the fewest rounds the request asks
  * (repeats, 2 at least: one round has no interval), then more while the
- * rule cannot order the two and says a few more rounds would (rounds_needed
- * within the most, twice the fewest).  Then:
+ * rule cannot order the two: a third at least (the spread of two rounds,
+ * with one degree of freedom, says little), then while it says a few more
+ * rounds would (rounds_needed within the most, twice the fewest).  Then:
  *
  *	- one of the pair is faster: the bracket around the peak ends at the
  *	  other one, and the next pair is the kept value and its mirror;
@@ -129,6 +130,13 @@ wp_search_decide(WpSearch *s, const WpPairVerdict *v)
 		s->stop = psprintf("flat: %s and %s are the same within the margin (equivalent), so the curve is flat between them",
 						   wp_lat(s, s->g.c), wp_lat(s, s->g.d));
 		return s->stop;
+	}
+	/* two rounds' spread (t with one degree of freedom) says little of what more would do */
+	if (s->pair_rounds < req->max_repeats && s->pair_rounds < 3)
+	{
+		s->why = psprintf("pair %d again: after %d rounds the rule cannot order %s and %s yet, and the spread of two rounds cannot say how many would",
+						  s->pair, s->pair_rounds, wp_lat(s, s->g.c), wp_lat(s, s->g.d));
+		return pstrdup("another round");
 	}
 	if (s->pair_rounds < req->max_repeats && v->rounds_needed > 0 && v->rounds_needed <= req->max_repeats)
 	{
