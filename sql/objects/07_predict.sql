@@ -18,10 +18,12 @@
 --   the measured period times measured cap over new cap, the group size g
 --   kept, so the flush's demand per commit scales alike; where it did not,
 --   the longer of the cap's k / cap and the measured period, k the write
---   IOs a flush cost), and MVA runs the network again.  commit_delay sets a
---   floor under the period: the delay plus what the sweep's own delay-bound
---   steps show it takes beyond the delay; without such steps a prediction
---   at a higher cap is refused.
+--   IOs a flush cost), and MVA runs the network again.  Above the measured
+--   cap the period has a floor: commit_delay, the disk's own flush time (the
+--   shortest flush among the sweep's steps whose flushes did not wait for
+--   the cap) and what the step's period held beyond its flush; a value with
+--   a delay, in a sweep where every flush waited for the cap, is not
+--   predicted above its cap.
 --
 -- Each step (round) gives a prediction; their geometric mean and a 95%
 -- interval across rounds (t on the logarithms) are returned: the interval
@@ -37,27 +39,22 @@ CREATE OR REPLACE FUNCTION _mva_predict(clients int, tps float8, commit_s float8
 AS 'MODULE_PATHNAME', 'wp_mva_predict'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- What commit_delay takes beyond its nominal time in a sweep's steps whose
--- flush period the delay set (the disk below its cap: the fewest write IOs
--- a flush cost in the sweep, times its flushes, under 90% of the cap): the
--- period over them minus the delay, averaged; NULL when no step shows it.
-CREATE OR REPLACE FUNCTION _delay_overhead(sweep_id bigint)
+-- The disk's own time for a WAL flush, as a sweep saw it: the shortest
+-- flush (steps.fsync_avg_ms, the leaders' fdatasync) among the steps whose
+-- flushes did not wait for the cap (under half of what the cap makes a
+-- flush of the sweep's write IOs take: commit_delay's sleep, or the
+-- commits' pace, left the cap's tokens unspent).  NULL when every flush of
+-- the sweep waited for the cap: the disk's own time was not seen.
+CREATE OR REPLACE FUNCTION _flush_floor(sweep_id bigint)
 RETURNS float8
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH st AS (
-        SELECT x.*, coalesce(CASE WHEN s.setting = 'commit_delay' THEN walpressure._int_setting(x.value) END,
-                             walpressure._int_setting(s.settings->>'commit_delay'),
-                             walpressure._int_setting(s.server_settings->>'commit_delay'), 0) / 1e6 AS delay_s
-        FROM walpressure.steps x JOIN walpressure.sweeps s USING (sweep_id)
-        WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.wal_fsyncs_per_s > 0 AND x.write_iops > 0
-          AND x.iops_cap IS NOT NULL
-    ), k AS (SELECT min(st.write_iops / st.wal_fsyncs_per_s) AS ios FROM st)
-    SELECT avg(1 / st.wal_fsyncs_per_s - st.delay_s)
-    FROM st, k
-    WHERE st.delay_s > 0 AND k.ios * st.wal_fsyncs_per_s < 0.9 * st.iops_cap
-      AND 1 / st.wal_fsyncs_per_s > st.delay_s
+    SELECT min(x.fsync_avg_ms) / 1000
+    FROM walpressure.steps x
+    WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.fsync_avg_ms > 0 AND x.iops_cap IS NOT NULL
+      AND x.wal_fsyncs_per_s > 0 AND x.write_iops > 0
+      AND x.fsync_avg_ms / 1000 < 0.5 * (x.write_iops / x.wal_fsyncs_per_s) / x.iops_cap
 $$;
 
 -- predict() after its checks (C: the sweep, the cap, the clients, the
@@ -82,7 +79,7 @@ DECLARE
     xs float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
     delay_s float8; siblings int;
     k float8; p0 float8; d float8; bound0 bool; unbound int; unfitted int;
-    overhead float8 := walpressure._delay_overhead(_predict.sweep_id);
+    own float8 := walpressure._flush_floor(_predict.sweep_id);
     fit record;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _predict.sweep_id;
@@ -122,7 +119,7 @@ BEGIN
         END IF;
         FOR r IN
             SELECT x.tps, x.transactions, x.commits, x.wal_fsyncs, x.wal_fsyncs_per_s, x.write_iops,
-                   x.commit_avg_ms, x.server_cpu_s, x.client_cpu_s, x.clients
+                   x.commit_avg_ms, x.server_cpu_s, x.client_cpu_s, x.clients, x.fsync_avg_ms
             FROM walpressure.steps x
             WHERE x.sweep_id = _predict.sweep_id AND x.value_pos = v.pos AND x.discarded IS NULL
             ORDER BY x.repeat
@@ -145,13 +142,17 @@ BEGIN
             -- commit_delay takes
             IF bound0 THEN
                 p1 := p0 * v.cap0 / c1;
-                IF c1 > v.cap0 AND delay_s > 0 THEN
-                    IF overhead IS NULL THEN
-                        why := format('above the measured cap the flush period would fall toward where commit_delay (%s us) sets it, and none of the sweep''s steps shows how long the delay takes here (a step whose flushes the delay paced, the disk below its cap)',
+                -- never shorter than the delay, the disk's own flush and what
+                -- else the step's period held beyond its flushes (the
+                -- handoffs, the delay's real sleep)
+                IF c1 > v.cap0 THEN
+                    IF delay_s > 0 AND own IS NULL THEN
+                        why := format('above the measured cap the flush period would fall toward commit_delay (%s us) and the disk''s own flush time, and every flush of the sweep waited for the cap: that time was not seen',
                                       round(delay_s * 1e6));
                         EXIT;
                     END IF;
-                    p1 := greatest(p1, delay_s + overhead);
+                    p1 := greatest(p1, delay_s + coalesce(own, 0)
+                                       + greatest(p0 - delay_s - coalesce(r.fsync_avg_ms / 1000, p0), 0));
                 END IF;
             ELSE
                 p1 := greatest(k / c1, p0);

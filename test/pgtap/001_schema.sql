@@ -41,7 +41,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'compare', 'grant_sweeper', 'revoke_sweeper', '_value_label', 'grid',
     'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
-    '_top', '_ties', 'effects', 'predict', '_predict', '_mva_predict', '_delay_overhead']);
+    '_top', '_ties', 'effects', 'predict', '_predict', '_mva_predict', '_flush_floor']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',

@@ -88,10 +88,11 @@ SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search}', 
 -- predict: sweep 3001, commit_delay 0, 500 and 1500 at 1000 write IOPS, 10
 -- clients on 2 CPUs, two rounds with known figures: the disk at its cap, 500
 -- flushes a second (one every 2 ms, of 2 write IOs), 0.5 ms of CPU a
--- transaction; value 0: 1000 tps, a commit 4 ms; value 500: 1600 tps, a
--- commit 4.5 ms; value 1500: 1500 tps, 5 ms.  Sweep 3005: the same with a
--- value 3000 whose flushes the delay paced (300 a second, the disk at 600
--- write IOPS): a flush took 0.33 ms beyond the delay.  Then what cannot be
+-- transaction, a leader's fdatasync 1.9 ms (it waited for the cap); value
+-- 0: 1000 tps, a commit 4 ms; value 500: 1600 tps, a commit 4.5 ms; value
+-- 1500: 1500 tps, 5 ms.  Sweep 3005: the same with a value 3000 whose
+-- flushes the delay paced (300 a second, the disk at 600 write IOPS): its
+-- fdatasync took 0.3 ms, the disk's own time.  Then what cannot be
 -- predicted: sweep 3002 ran without a cap, 3003 before 0.7.0 (no commit
 -- time), 3004 with synchronous_commit off (no flush waited for).
 INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
@@ -109,9 +110,9 @@ VALUES (3004, 'synchronous_commit', '{on,off}', 10, '10 s', 'simple-update', 100
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, commits, leaders,
                                wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
-                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s)
+                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s, fsync_avg_ms)
 SELECT id, step, value, pos, rep, 10, 0, '2026-11-21'::timestamptz, 10, tps * 10, 0, tps, tps * 10, fsyncs, fsyncs * 10, tps / fsyncs, fsyncs, 10, cap,
-       iops, CASE WHEN id <> 3003 THEN wait END, tps * 10 * 0.0004, tps * 10 * 0.0001
+       iops, CASE WHEN id <> 3003 THEN wait END, tps * 10 * 0.0004, tps * 10 * 0.0001, 1.9
 FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 500, 4.5, 1000),
              (3, '1500', 3, 1, 1500, 500, 5.0, 1000),
              (4, '0', 1, 2, 990, 495, 4.1, 990), (5, '500', 2, 2, 1620, 505, 4.4, 1010),
@@ -120,7 +121,8 @@ FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 500, 4
      (VALUES (3001, 1000), (3002, NULL), (3003, 1000)) AS s(id, cap)
 UNION ALL
 SELECT 3005, step, value, pos, rep, 10, 0, '2026-11-21'::timestamptz, 10, tps * 10, 0, tps, tps * 10, fsyncs, fsyncs * 10,
-       tps / fsyncs, fsyncs, 10, 1000, iops, wait, tps * 10 * 0.0004, tps * 10 * 0.0001
+       tps / fsyncs, fsyncs, 10, 1000, iops, wait, tps * 10 * 0.0004, tps * 10 * 0.0001,
+       CASE WHEN value = '3000' THEN 0.3 ELSE 1.9 END
 FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 500, 4.5, 1000),
              (3, '3000', 3, 1, 1500, 300, 5.5, 600),
              (4, '0', 1, 2, 990, 495, 4.1, 990), (5, '500', 2, 2, 1620, 505, 4.4, 1010),
@@ -138,12 +140,13 @@ SELECT value, measured_tps, rounds, tps, tps_ci_low, tps_ci_high, commits_per_fs
        latency_ms, write_iops, cpu_share, bound, basis
 FROM walpressure.predict(3001, iops_cap => 500);
 -- at twice the cap: value 0 gains; for 500 and 1500 the period would fall
--- toward where the delay sets it, which no step of 3001 shows
+-- toward the delay and the disk's own flush time, which no step of 3001
+-- shows (every flush waited for the cap)
 SELECT value, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3001, iops_cap => 2000);
--- sweep 3005's value 3000 shows it (0.33 ms beyond the delay): 500 gains up
--- to a period of 0.83 ms; 3000 was paced by its delay and stays
-SELECT round(walpressure._delay_overhead(3005)::numeric * 1000, 3) AS overhead_ms;
+-- sweep 3005's value 3000 shows it (0.3 ms): 500 gains to the cap's period
+-- (1 ms, above 0.5 + 0.3 ms); 3000 was paced by its delay and stays
+SELECT round(walpressure._flush_floor(3005)::numeric * 1000, 3) AS own_flush_ms;
 SELECT value, measured_tps, tps, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3005, iops_cap => 2000);
 SELECT value, measured_tps, tps, commits_per_fsync, commit_ms, write_iops, bound
@@ -169,14 +172,14 @@ SELECT * FROM walpressure.predict(3001, iops_cap => 2000);
 
 -- the model's pieces: a step fitted and run again as it was gives it back;
 -- its flush twice as slow; a commit longer than the cycle cannot be fitted;
--- what commit_delay takes beyond itself, from the steps it paced (none here)
+-- the disk's own flush time, from flushes that did not wait for the cap (none in 3001)
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
        round(flush_util::numeric, 2) AS flush_util, fitted
 FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10);
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
        round(new_flush_util::numeric, 2) AS flush_util FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10);
 SELECT fitted FROM walpressure._mva_predict(10, 1000, 0.02, 0.0005, 2, 1, 10);
-SELECT walpressure._delay_overhead(3001) AS overhead_none;
+SELECT walpressure._flush_floor(3001) AS own_flush_not_seen;
 
 DELETE FROM walpressure.sweeps WHERE sweep_id IN (2001, 3001, 3002, 3003, 3004, 3005)
    OR origin->>'sweep_id' = '2001';
