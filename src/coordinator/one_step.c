@@ -118,6 +118,8 @@ wp_run_step(WpRun *run, int repeat, int pos, bool tell)
 	}
 	wp_job_phase(WP_PHASE_RECORDING, run->step, repeat, req->vals[pos]);
 	wp_results_step_insert(run->id, req, run->step, pos, repeat, spec, &r, run->samples, nsamples);
+	/* the insert's commit left us in TopMemoryContext */
+	MemoryContextSwitchTo(run->step_cxt);
 	message = wp_step_message(run, pos, repeat, &r);
 	run->done++;
 	run->untold = MemoryContextStrdup(TopMemoryContext, message);
