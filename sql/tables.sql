@@ -50,7 +50,11 @@ CREATE TABLE sweeps (
     f0_p50_ms float8,
     f0_p99_ms float8,
     f0_source text,
-    threshold text
+    threshold text,
+    search text CHECK (search IN ('golden')),
+    search_range text,
+    search_resolution text,
+    search_stop text
 );
 
 CREATE TABLE steps (
@@ -122,6 +126,8 @@ CREATE TABLE steps (
     lag_p99_ms float8,
     transactions_late bigint,
     transactions_skipped bigint,
+    commit_avg_ms float8,
+    commit_p99_ms float8,
     PRIMARY KEY (sweep_id, step)
 );
 
@@ -175,6 +181,20 @@ CREATE TABLE step_replication (
     behind_bytes_max float8,
     PRIMARY KEY (sweep_id, step, pid),
     FOREIGN KEY (sweep_id, step) REFERENCES steps ON DELETE CASCADE
+);
+
+-- A search's rounds: what each ran and why, and what the rule said after it.
+CREATE TABLE search_rounds (
+    sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,
+    round int NOT NULL,
+    pair int NOT NULL,
+    low text NOT NULL,
+    high text NOT NULL,
+    vals text[] NOT NULL,
+    why text NOT NULL,
+    verdict text,
+    decision text,
+    PRIMARY KEY (sweep_id, round)
 );
 
 -- What grant_sweeper gave each role, so that revoke_sweeper takes back that

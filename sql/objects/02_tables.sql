@@ -73,6 +73,9 @@ COMMENT ON COLUMN steps.wal_lsn_end IS
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 
+COMMENT ON COLUMN steps.commit_avg_ms IS
+'the mean time of the window''s commits from the start of the commit to its end, as the probe timed it in every backend (the WAL flush the commit waited for, commit_delay, the commit record): what predict() takes as the time a transaction waits for its flush; commit_p99_ms: the 99th percentile (NULL for steps recorded before walpressure 0.7.0)';
+
 COMMENT ON TABLE step_samples IS
 'Each second of each step''s measured window (WAL figures lag up to a second: pg_stat_wal is flushed once a second)';
 
@@ -97,6 +100,18 @@ CREATE OR REPLACE TRIGGER keep_running BEFORE DELETE ON sweeps
 CREATE OR REPLACE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
     FOR EACH STATEMENT EXECUTE FUNCTION _sweeps_keep_running();
 
+COMMENT ON COLUMN sweeps.search IS
+'golden for a sweep run with range => (a search: its values chosen as its rounds came in), NULL for one that ran the values of vals';
+COMMENT ON COLUMN sweeps.search_range IS
+'the range a search chose its values in, as [low, high] in the setting''s base unit (what a bare number of it means); vals holds the current value (the baseline, every round) and then the range''s values by search_resolution';
+COMMENT ON COLUMN sweeps.search_resolution IS
+'the step between two values a search could choose (run_sweep''s resolution; by default a twentieth of the range, at least the setting''s own step)';
+COMMENT ON COLUMN sweeps.search_stop IS
+'why a search stopped (the resolution: no value left to try; flat: the pair the same within the margin, or not to be told apart in the rounds a pair may have; the budget) and the value it found, with its tps against the baseline';
+
+COMMENT ON TABLE search_rounds IS
+'Each round of a search (sweeps.search): the steps whose repeat is round ran vals, in order, the baseline first; pair numbers the pairs of values the search compared; low and high bound the values the peak was still searched in; why says why the round ran these values; verdict is the rule on the pair after the round (effects(): the lower value against the higher, paired by round); decision what the search did then (another round, the next pair and why, or the end)';
+
 COMMENT ON TABLE sweeper_grants IS
 'Each GRANT grant_sweeper() gave a role (only those the role did not hold already) and the REVOKE that takes it back: revoke_sweeper() runs those and deletes the rows';
 
@@ -106,5 +121,6 @@ SELECT pg_catalog.pg_extension_config_dump('steps', '');
 SELECT pg_catalog.pg_extension_config_dump('step_samples', '');
 SELECT pg_catalog.pg_extension_config_dump('step_statements', '');
 SELECT pg_catalog.pg_extension_config_dump('step_replication', '');
+SELECT pg_catalog.pg_extension_config_dump('search_rounds', '');
 SELECT pg_catalog.pg_extension_config_dump('sweeper_grants', '');
 SELECT pg_catalog.pg_extension_config_dump('sweeper_grants_grant_id_seq', '');

@@ -206,21 +206,35 @@ AS $$
                      FROM walpressure.sweeps s WHERE s.sweep_id = $1), false)
 $$;
 
--- The value a sweep's answer starts from: the one with the most tps (the
--- geometric mean of its rounds, steps that count); in an open loop, the one
--- with the lowest p99 latency among the values that sustained the rate.
+-- The value a sweep's answer starts from: the one with the most tps against
+-- the baseline in the same rounds (the geometric mean of its per-round
+-- ratios, the point effects() gives; the baseline itself is 1).  In a sweep
+-- whose every value ran every round that orders the values as their own tps
+-- does; where values ran in different rounds (a search, steps left out) it
+-- keeps what drifted from round to round out of the order.  A value that
+-- shares no round with the baseline comes last; a sweep whose baseline has
+-- no step that counts is ordered by tps.  In an open loop, the one with the
+-- lowest p99 latency among the values that sustained the rate.
 CREATE OR REPLACE FUNCTION _top(sweep_id bigint)
 RETURNS int
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT x.value_pos FROM walpressure.steps x
-    WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
-      AND (NOT walpressure._open_loop($1) OR x.latency_p99_ms > 0)
-    GROUP BY x.value_pos
-    ORDER BY CASE WHEN walpressure._open_loop($1) THEN NOT coalesce(bool_and(x.rate_sustained), true) END,
-             CASE WHEN walpressure._open_loop($1) THEN avg(ln(x.latency_p99_ms)) ELSE -avg(ln(x.tps)) END,
-             x.value_pos
+    WITH st AS (
+        SELECT x.value_pos, x.repeat, x.tps, x.latency_p99_ms, x.rate_sustained FROM walpressure.steps x
+        WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
+          AND (NOT walpressure._open_loop($1) OR x.latency_p99_ms > 0)
+    ), b AS (
+        SELECT st.repeat, st.tps FROM st
+        WHERE st.value_pos = (SELECT coalesce(s.current_pos, 1) FROM walpressure.sweeps s WHERE s.sweep_id = $1)
+    )
+    SELECT v.value_pos FROM st v LEFT JOIN b ON b.repeat = v.repeat
+    GROUP BY v.value_pos
+    ORDER BY CASE WHEN walpressure._open_loop($1) THEN NOT coalesce(bool_and(v.rate_sustained), true) END,
+             CASE WHEN walpressure._open_loop($1) THEN avg(ln(v.latency_p99_ms)) END,
+             CASE WHEN walpressure._open_loop($1) THEN NULL
+                  WHEN EXISTS (SELECT FROM b) THEN avg(ln(v.tps / b.tps)) ELSE avg(ln(v.tps)) END DESC NULLS LAST,
+             v.value_pos
     LIMIT 1
 $$;
 

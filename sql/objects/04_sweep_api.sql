@@ -107,10 +107,13 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 -- of rounds or 'auto', and budget (an interval or seconds) the time the
 -- rounds of repeats => 'auto' may take; rate (transactions per second,
 -- pgbench's --rate) makes it an open loop, latency_limit (ms) counts late
--- transactions and skips those that would start later than it.
+-- transactions and skips those that would start later than it.  range
+-- instead of vals: a search over '[low, high]' of a number setting, by the
+-- resolution (a number, or text with a unit), search => 'golden' (or
+-- 'auto', the default).
 CREATE OR REPLACE FUNCTION run_sweep(
     setting text,
-    vals "any",
+    vals "any" DEFAULT NULL::text[],
     clients int DEFAULT 10,
     duration "any" DEFAULT '60 s'::interval,
     workload text DEFAULT 'simple-update',
@@ -129,13 +132,16 @@ CREATE OR REPLACE FUNCTION run_sweep(
     on_standby_loss text DEFAULT 'stop',
     standby_conninfo text DEFAULT NULL,
     rate float8 DEFAULT NULL,
-    latency_limit float8 DEFAULT NULL)
+    latency_limit float8 DEFAULT NULL,
+    range text DEFAULT NULL,
+    search text DEFAULT NULL,
+    resolution "any" DEFAULT NULL::text)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8) IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records; rate: an open loop, transactions per second started on a Poisson schedule (pgbench''s --rate; run_sweep(''rate'', ...) sweeps it), each latency counted from its scheduled start; latency_limit: milliseconds above which a transaction is late (with a rate, one that would start later is skipped)';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any") IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); range instead of vals: a golden-section search for the value with the most tps in ''[low, high]'' of a number setting, to a resolution (default a twentieth of the range), each round measuring the current value and the pair being compared, rounds added while the rule cannot order the pair (search_rounds records each round and why); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records; rate: an open loop, transactions per second started on a Poisson schedule (pgbench''s --rate; run_sweep(''rate'', ...) sweeps it), each latency counted from its scheduled start; latency_limit: milliseconds above which a transaction is late (with a rate, one that would start later is skipped)';
 
 CREATE OR REPLACE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -175,11 +181,11 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8) FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any") FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;
-GRANT SELECT ON sweeps, steps, step_samples, step_replication, results, progress TO pg_monitor;
+GRANT SELECT ON sweeps, steps, step_samples, step_replication, search_rounds, results, progress TO pg_monitor;
 -- the load's statement texts: pg_stat_statements shows another role's only
 -- to pg_read_all_stats, and so do these
 GRANT USAGE ON SCHEMA walpressure TO pg_read_all_stats;
@@ -221,7 +227,8 @@ BEGIN
             SELECT 3, format('GRANT SELECT ON %s TO %s', c, r), format('REVOKE SELECT ON %s FROM %s', c, r),
                    has_table_privilege(_grant_sweeper.role, c, 'SELECT')
             FROM unnest(ARRAY['walpressure.sweeps', 'walpressure.steps', 'walpressure.step_samples',
-                              'walpressure.step_replication', 'walpressure.results', 'walpressure.best',
+                              'walpressure.step_replication', 'walpressure.search_rounds',
+                              'walpressure.results', 'walpressure.best',
                               'walpressure.progress']::regclass[]) AS c
             UNION ALL
             SELECT 4, format('GRANT pg_checkpoint TO %s', r), format('REVOKE pg_checkpoint FROM %s', r),

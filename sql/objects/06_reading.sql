@@ -155,6 +155,9 @@ WITH base AS (
                           coalesce(': ' || s.error, '')) END,
                CASE WHEN s.rounds_stop IS NOT NULL THEN
                    format('repeats => auto: %s', s.rounds_stop) END,
+               CASE WHEN s.search_stop IS NOT NULL THEN
+                   format('the search over %s by %s stopped: %s (search_rounds has each round and why)',
+                          s.search_range, s.search_resolution, s.search_stop) END,
                CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
                    format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
                           s.current_value, s.vals[1], s.current_value) END,
@@ -401,7 +404,10 @@ BEGIN
     RETURN NEXT format('sweep %s%s: %s, %s, %s clients%s, %s x %s s, %s (%s/%s steps)',
                        s.sweep_id, coalesce(' "' || s.label || '"', ''), s.setting, s.workload, s.clients,
                        coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
-                       CASE WHEN s.auto_repeats THEN format('repeats auto (%s rounds)', coalesce(ran, 0))
+                       CASE WHEN s.search IS NOT NULL THEN
+                                format('a search over %s by %s (%s rounds)', s.search_range, s.search_resolution,
+                                       (SELECT count(*) FROM walpressure.search_rounds q WHERE q.sweep_id = s.sweep_id))
+                            WHEN s.auto_repeats THEN format('repeats auto (%s rounds)', coalesce(ran, 0))
                             ELSE s.repeats::text END,
                        trim_scale(extract(epoch FROM s.duration)), s.status, s.steps_done, s.steps_total);
     -- each column as wide as its widest value
@@ -460,6 +466,23 @@ BEGIN
                      WHEN r.verdict = 'baseline' THEN 'baseline'
                      ELSE coalesce(walpressure._ratio_text(r.latency_p99_ratio) || 'x ' || r.latency_p99_verdict, '') END));
         END LOOP;
+    END IF;
+
+    -- a search: its rounds, what each ran and what came of it, and why it
+    -- stopped
+    shown := false;
+    FOR r IN SELECT * FROM walpressure.search_rounds q WHERE q.sweep_id = _report.sweep_id ORDER BY q.round LOOP
+        IF NOT shown THEN
+            RETURN NEXT '';
+            RETURN NEXT format('the search (golden section over %s by %s), round by round: what it ran (the baseline first) and what it did',
+                               s.search_range, s.search_resolution);
+            shown := true;
+        END IF;
+        RETURN NEXT format('  round %s, pair %s, peak in [%s, %s]: %s: %s', r.round, r.pair, r.low, r.high,
+                           array_to_string(r.vals, ', '), coalesce(r.decision, '-'));
+    END LOOP;
+    IF s.search_stop IS NOT NULL THEN
+        RETURN NEXT format('  it stopped: %s', s.search_stop);
     END IF;
 
     -- a grid: the tps as a table, the setting that changes least often
@@ -678,7 +701,9 @@ BEGIN
         'step_samples', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.second)
                                   FROM walpressure.step_samples x WHERE x.sweep_id = s.sweep_id), '[]'),
         'step_replication', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.step, x.pid)
-                                      FROM walpressure.step_replication x WHERE x.sweep_id = s.sweep_id), '[]'))
+                                      FROM walpressure.step_replication x WHERE x.sweep_id = s.sweep_id), '[]'),
+        'search_rounds', coalesce((SELECT jsonb_agg(to_jsonb(x) - 'sweep_id' ORDER BY x.round)
+                                   FROM walpressure.search_rounds x WHERE x.sweep_id = s.sweep_id), '[]'))
     INTO doc
     FROM walpressure.sweeps s
     WHERE s.sweep_id = _export.sweep_id;
@@ -741,6 +766,11 @@ BEGIN
     SELECT (jsonb_populate_record(NULL::walpressure.step_replication, e || jsonb_build_object('sweep_id', s.sweep_id))).*
     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'step_replication') = 'array'
                                    THEN d->'step_replication' ELSE '[]' END) AS e;
+    -- none in documents from before walpressure 0.7.0
+    INSERT INTO walpressure.search_rounds
+    SELECT (jsonb_populate_record(NULL::walpressure.search_rounds, e || jsonb_build_object('sweep_id', s.sweep_id))).*
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d->'search_rounds') = 'array'
+                                   THEN d->'search_rounds' ELSE '[]' END) AS e;
     RETURN s.sweep_id;
 END
 $$;

@@ -1,5 +1,7 @@
 -- 0.6.0 -> 0.7.0: the sources of every function and view kept once (sql/objects/); what
--- grant_sweeper gave each role, recorded for revoke_sweeper.
+-- grant_sweeper gave each role, recorded for revoke_sweeper; searches (run_sweep's range,
+-- search and resolution) and their rounds; each step's commit time (predict()); the open
+-- loop (run_sweep's rate and latency_limit, each step's rate, lag and tail, the flush cost F0).
 
 CREATE TABLE sweeper_grants (
     grant_id bigserial PRIMARY KEY,
@@ -10,7 +12,8 @@ CREATE TABLE sweeper_grants (
     granted_by name NOT NULL DEFAULT current_user
 );
 
--- run_sweep gains rate and latency_limit (the open loop) at its end
+-- run_sweep gains rate and latency_limit (the open loop), then range, search and
+-- resolution (a search; vals now optional) at its end
 DROP FUNCTION IF EXISTS run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool,
                                   text, text, "any", bool, text, text);
 
@@ -35,3 +38,29 @@ ALTER TABLE steps
     ADD COLUMN lag_p99_ms float8,
     ADD COLUMN transactions_late bigint,
     ADD COLUMN transactions_skipped bigint;
+
+-- a search over a range of a setting instead of a list of values
+ALTER TABLE sweeps
+    ADD COLUMN search text CHECK (search IN ('golden')),
+    ADD COLUMN search_range text,
+    ADD COLUMN search_resolution text,
+    ADD COLUMN search_stop text;
+-- the commits' own time (the probe's), which predict() reads
+ALTER TABLE steps
+    ADD COLUMN commit_avg_ms float8,
+    ADD COLUMN commit_p99_ms float8;
+
+-- A search's rounds: what each ran and why, and what the rule said after it.
+CREATE TABLE search_rounds (
+    sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,
+    round int NOT NULL,
+    pair int NOT NULL,
+    low text NOT NULL,
+    high text NOT NULL,
+    vals text[] NOT NULL,
+    why text NOT NULL,
+    verdict text,
+    decision text,
+    PRIMARY KEY (sweep_id, round)
+);
+

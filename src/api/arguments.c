@@ -133,6 +133,35 @@ wp_vals_as_text(FunctionCallInfo fcinfo, bool config, Datum **elems, bool **null
 }
 
 /*
+ * An argument typed "any" that holds one value, as text: a literal or text
+ * as it is, a number as its type's output function writes it.  NULL when
+ * not given (or before the SQL that has it).
+ */
+char *
+wp_any_as_text(FunctionCallInfo fcinfo, int arg, const char *name)
+{
+	Oid			type;
+	Oid			out;
+	bool		varlena;
+
+	if (PG_NARGS() <= arg || PG_ARGISNULL(arg))
+		return NULL;
+	type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	if (type == UNKNOWNOID)
+		return pstrdup(DatumGetCString(PG_GETARG_DATUM(arg)));
+	if (type == TEXTOID || type == VARCHAROID)
+		return TextDatumGetCString(PG_GETARG_DATUM(arg));
+	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID &&
+		type != FLOAT4OID && type != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s must be a number or text, not %s", name, format_type_be(type)),
+				 errhint("For example %s => 100 or %s => '50ms'.", name, name)));
+	getTypeOutputInfo(type, &out, &varlena);
+	return OidOutputFunctionCall(out, PG_GETARG_DATUM(arg));
+}
+
+/*
  * A duration argument in seconds: an interval ('60 s', interval '1 min')
  * or a number of seconds (20, 2.5).
  */

@@ -33,10 +33,11 @@ enum
 	A_SETTING, A_VALS, A_CLIENTS, A_DURATION, A_WORKLOAD, A_IOPS_CAP, A_WARMUP,
 	A_REPEATS, A_SETTINGS, A_PREWARM, A_LABEL, A_WAIT, A_ACCEPT_DATA_LOSS, A_ENGINE,
 	A_SCRIPT, A_BUDGET, A_CHECKPOINT, A_ON_STANDBY_LOSS, A_STANDBY_CONNINFO, A_RATE,
-	A_LATENCY_LIMIT, A_NARGS
+	A_LATENCY_LIMIT, A_RANGE, A_SEARCH, A_RESOLUTION, A_NARGS
 };
 
 extern void wp_vals_as_text(FunctionCallInfo fcinfo, bool config, Datum **elems, bool **nulls, int *n);
+extern char *wp_any_as_text(FunctionCallInfo fcinfo, int arg, const char *name);
 extern double wp_seconds_arg(FunctionCallInfo fcinfo, int arg, const char *name);
 extern void wp_repeats_arg(FunctionCallInfo fcinfo, WpSweepRequest *req);
 

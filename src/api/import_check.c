@@ -50,7 +50,8 @@ static const char *const wp_count_keys[] = {
 	"buffers_backend", "buffers_backend_fsync", "tps", "seconds", "server_seconds",
 	"rows", "total_ms", "mean_ms", "stddev_ms", "samples", "clients", "repeats",
 	"steps_total", "steps_done", "rate", "rate_achieved", "transactions_late",
-	"transactions_skipped", "latency_limit_ms", "f0_ms"
+	"transactions_skipped", "latency_limit_ms", "f0_ms", "round", "pair", "commit_avg_ms",
+	"commit_p99_ms"
 };
 
 static void
@@ -258,6 +259,12 @@ wp_import_check(Jsonb *doc)
 	}
 	if (nvals == 0)
 		wp_refuse("$.sweep.vals", "is empty");
+
+	/* a search's kind: the one walpressure runs */
+	v = wp_member(sweep->val.binary.data, "search");
+	if (v != NULL && v->type != jbvNull &&
+		(v->type != jbvString || v->val.string.len != 6 || strncmp(v->val.string.val, "golden", 6) != 0))
+		wp_refuse("$.sweep.search", "is not a search walpressure runs (golden)");
 
 	/* the settings it fixed */
 	v = wp_member(sweep->val.binary.data, "settings");

@@ -18,6 +18,7 @@
 #include "utils/guc.h"
 
 #include "api/plan_notice.h"
+#include "sweep/golden.h"
 
 /* A span of time as a DBA reads it: "2.5 s", "45 s", "7 min 30 s", "2 h 5 min". */
 static char *
@@ -33,6 +34,40 @@ wp_span(double s)
 }
 
 /*
+ * A search's plan: what it searches, how a round is made and how the
+ * search moves and stops, and the steps it can take.
+ */
+static void
+wp_search_notice(const WpSweepRequest *req, bool wait, int64 id)
+{
+	double		step_s = req->warmup_s + req->duration_s;
+	int			first = wp_golden_first_steps(req);
+	int			most = wp_golden_max_pairs(req->search_n) * req->max_repeats * 3;
+	bool		base_in = false;
+
+	for (int i = 0; i < req->search_n; i++)
+		base_in |= req->search_pos[i] == 0;
+	ereport(NOTICE,
+			(errmsg("sweep " INT64_FORMAT " searches %s in [%s, %s] by %s (%d values) for the most tps: golden section, a pair of values at a time, each round with the current value %s as the baseline: %d to %d steps (each %s, %s of warm-up, %s measured): %s to %s of load",
+					id, req->setting, req->search_low, req->search_high, req->search_resolution,
+					req->search_n, req->vals[0], first, most,
+					req->checkpoint ? "a CHECKPOINT" : "without a CHECKPOINT", wp_span(req->warmup_s),
+					wp_span(req->duration_s), wp_span(first * step_s), wp_span(most * step_s)),
+			 errdetail("A pair gets %d rounds, and up to %d while the rule (effects(), paired by round) cannot order the two: a third at least, then while a few more would decide; then the bracket around the peak ends at the slower one (0.618 of it is left), and the next pair is the faster one and its mirror. It stops when no value is left between (the resolution), when the pair is the same within ±%s%% or cannot be told apart in its rounds (flat within the noise)%s. search_rounds records each round and why.%s",
+					   req->repeats, req->max_repeats,
+					   GetConfigOption("walpressure.equivalence_margin", false, false),
+					   req->budget_s > 0 ? psprintf(", or when the next round would pass the budget of %s", wp_span(req->budget_s)) : "",
+					   base_in ? "" : psprintf(" The current value %s is outside the range: every round measures it all the same, as what the values found are compared with.", req->vals[0])),
+			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
+			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
+	if (wait && StatementTimeout > 0 && StatementTimeout / 1000.0 < first * step_s)
+		ereport(WARNING,
+				(errmsg("statement_timeout (%s) is shorter than the search's first pair (%s at least): the call will be cancelled, and the sweep with it",
+						wp_span(StatementTimeout / 1000.0), wp_span(first * step_s)),
+				 errhint("SET statement_timeout = 0 in this session first, or run the sweep with wait => false.")));
+}
+
+/*
  * As sweep `id` starts (job.c, once the coordinator has recorded it): one
  * NOTICE with its plan (steps, the time its load takes, how to stop it),
  * and a WARNING for what makes its intervals too wide to decide anything.
@@ -44,6 +79,12 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id, const char *thres
 
 	char	   *more = NULL;
 	double		step_s = req->warmup_s + req->duration_s;
+
+	if (req->search != WP_SEARCH_NONE)
+	{
+		wp_search_notice(req, wait, id);
+		return;
+	}
 
 	/* repeats => 'auto' or a budget: the rounds to come */
 	if (req->auto_repeats)

@@ -45,6 +45,7 @@
 #include "api/pgbench_preflight.h"
 #include "api/plan_notice.h"
 #include "api/rate_request.h"
+#include "api/search_request.h"
 #include "api/standby_request.h"
 #include "api/values.h"
 #include "common/worker.h"
@@ -262,8 +263,21 @@ wp_check_custom_sql(const char *sql)
 	SPI_finish();
 }
 
+/* The swept setting's name, as PostgreSQL reads one, and where it applies. */
+static void
+wp_request_setting(FunctionCallInfo fcinfo, WpSweepRequest *req)
+{
+	wp_copy_bounded(req->setting, text_to_cstring(PG_GETARG_TEXT_PP(A_SETTING)),
+					WP_NAME_MAX, "the setting's name");
+	wp_fold_name(req->setting);
+	req->kind = strcmp(req->setting, "settings") == 0 ? WP_PARAM_CONFIG :
+		wp_param_kind(req->setting);
+	if (req->kind == WP_PARAM_NONE)
+		wp_refuse_setting(req->setting, "sweep");
+}
+
 /*
- * The swept setting and its values: each checked as one value of it (a
+ * The swept setting's values: each checked as one value of it (a
  * configuration's keys after the fixed settings, wp_request_configs).
  * Returns the most clients a value runs, 0 when it is not the clients.
  */
@@ -274,13 +288,11 @@ wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems)
 	int			nelems;
 	int64		max_clients = 0;
 
-	wp_copy_bounded(req->setting, text_to_cstring(PG_GETARG_TEXT_PP(A_SETTING)),
-					WP_NAME_MAX, "the setting's name");
-	wp_fold_name(req->setting);
-	req->kind = strcmp(req->setting, "settings") == 0 ? WP_PARAM_CONFIG :
-		wp_param_kind(req->setting);
-	if (req->kind == WP_PARAM_NONE)
-		wp_refuse_setting(req->setting, "sweep");
+	if (PG_ARGISNULL(A_VALS))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("give the values to run (vals) or a range to search (range)"),
+				 errhint("For example vals => ARRAY[0, 1000], or range => '[0, 2000]'.")));
 	wp_vals_as_text(fcinfo, req->kind == WP_PARAM_CONFIG, elems, &elem_nulls, &nelems);
 	if (nelems == 0)
 		ereport(ERROR,
@@ -300,26 +312,19 @@ wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("vals holds a NULL")));
-		v = TextDatumGetCString((*elems)[i]);
 		if (req->kind == WP_PARAM_CONFIG)
 			continue;			/* after the fixed settings: wp_request_configs */
-		wp_check_one_value(req->setting, v);
+		v = TextDatumGetCString((*elems)[i]);
 		if (strcmp(req->setting, "rate") == 0)
+		{
+			wp_check_one_value(req->setting, v);
 			req->rates[i] = wp_check_rate_value(v);
-		else if (strcmp(req->setting, "round_trip_us") == 0)
-			req->ivals[i] = wp_check_round_trip(v);
-		else if (req->kind == WP_PARAM_LOAD)
-		{
-			req->ivals[i] = wp_check_load_value(req->setting, v);
-			if (strcmp(req->setting, "clients") == 0)
-				max_clients = Max(max_clients, req->ivals[i]);
+			strlcpy(req->vals[i], v, WP_VALUE_MAX);
+			continue;
 		}
-		else
-		{
-			wp_check_setting_value(req->kind, req->setting, v, req->accept_data_loss);
-			v = wp_value_as_held(req->setting, v);
-		}
-		strlcpy(req->vals[i], v, WP_VALUE_MAX);
+		strlcpy(req->vals[i], wp_check_swept_value(req, v, &req->ivals[i]), WP_VALUE_MAX);
+		if (strcmp(req->setting, "clients") == 0)
+			max_clients = Max(max_clients, req->ivals[i]);
 	}
 	req->nvals = nelems;
 	return max_clients;
@@ -399,7 +404,7 @@ wp_request_time(FunctionCallInfo fcinfo, WpSweepRequest *req)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration and warmup must each be at most 1 day"),
 				 errhint("For a longer experiment, use more repeats.")));
-	if ((int64) req->repeats * req->nvals > WP_STEPS_MAX)
+	if (req->search == WP_SEARCH_NONE && (int64) req->repeats * req->nvals > WP_STEPS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%d values x %d repeats is more steps than the %d a sweep may have",
@@ -507,8 +512,8 @@ wp_request_label_standby(FunctionCallInfo fcinfo, WpSweepRequest *req)
 /*
  * run_sweep(setting, vals, clients, duration, workload, iops_cap, warmup,
  * repeats, settings, prewarm, label, wait, accept_data_loss, engine, script,
- * budget, checkpoint, on_standby_loss, standby_conninfo, rate, latency_limit)
- * returns bigint:
+ * budget, checkpoint, on_standby_loss, standby_conninfo, rate, latency_limit,
+ * range, search, resolution) returns bigint:
  * check everything, then start the sweep (and, with wait, wait for it).
  */
 Datum
@@ -516,7 +521,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 {
 	WpSweepRequest *req;
 	char	   *workload;
-	Datum	   *elems;
+	Datum	   *elems = NULL;
 	int64		max_clients;
 	bool		wait;
 	WpLaunch	launch;
@@ -524,11 +529,12 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	wp_require_preload();
 	/* PG_NARGS: a library newer than the SQL (before ALTER EXTENSION UPDATE) */
 	for (int i = 0; i < Min(PG_NARGS(), A_NARGS); i++)
-		if (PG_ARGISNULL(i) && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT && i != A_BUDGET &&
-			i != A_STANDBY_CONNINFO && i != A_RATE && i != A_LATENCY_LIMIT)
+		if (PG_ARGISNULL(i) && i != A_VALS && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT &&
+			i != A_BUDGET && i != A_STANDBY_CONNINFO && i != A_RATE && i != A_LATENCY_LIMIT &&
+			i != A_RANGE && i != A_SEARCH && i != A_RESOLUTION)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only iops_cap, label, script, budget, standby_conninfo, rate and latency_limit may be NULL")));
+					 errmsg("only vals, iops_cap, label, script, budget, standby_conninfo, rate, latency_limit, range, search and resolution may be NULL")));
 
 	wp_rights_login();
 	req = palloc0(sizeof(WpSweepRequest));
@@ -563,7 +569,11 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 
 	/* what is swept and its values; the workload, the engine, the fixed settings */
 	req->clients = PG_GETARG_INT32(A_CLIENTS);
-	max_clients = wp_request_values(fcinfo, req, &elems);
+	wp_request_setting(fcinfo, req);
+	if (wp_search_asked(fcinfo))
+		max_clients = wp_request_search(fcinfo, req);
+	else
+		max_clients = wp_request_values(fcinfo, req, &elems);
 	if (strcmp(req->setting, "clients") != 0)
 		max_clients = req->clients;
 	workload = text_to_cstring(PG_GETARG_TEXT_PP(A_WORKLOAD));
@@ -587,6 +597,8 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	wp_request_rate(fcinfo, req);
 
 	wp_request_time(fcinfo, req);
+	if (req->search != WP_SEARCH_NONE)
+		wp_request_search_rounds(req);
 	wp_request_workers(req, max_clients);
 	wp_request_server_side(req, workload);
 	wp_request_label_standby(fcinfo, req);

@@ -133,7 +133,7 @@ wp_check_load_value(const char *name, const char *value)
  * A column of pg_settings for `name` (compared in lower case), NULL when
  * there is no such setting.  Read as the caller: pg_settings is public.
  */
-static char *
+char *
 wp_pg_settings(const char *name, const char *column)
 {
 	char	   *result = NULL;
@@ -367,6 +367,29 @@ wp_value_as_held(const char *name, const char *value)
 			(errmsg("%s = %s is %d to the server (an integer setting): the sweep records it as %d",
 					name, value, n, n)));
 	return psprintf("%d", n);
+}
+
+/*
+ * One value of the swept setting (not a configuration), checked: one line,
+ * then a load parameter's whole number (into *ival; 0 for a setting), or a
+ * setting's value as the GUC machinery and the caller's rights take it.
+ * Returns it as the server holds it (wp_value_as_held).
+ */
+char *
+wp_check_swept_value(const WpSweepRequest *req, const char *v, int *ival)
+{
+	*ival = 0;
+	wp_check_one_value(req->setting, v);
+	if (strcmp(req->setting, "round_trip_us") == 0)
+		*ival = wp_check_round_trip(v);
+	else if (req->kind == WP_PARAM_LOAD)
+		*ival = wp_check_load_value(req->setting, v);
+	else
+	{
+		wp_check_setting_value(req->kind, req->setting, v, req->accept_data_loss);
+		return wp_value_as_held(req->setting, v);
+	}
+	return pstrdup(v);
 }
 
 /*

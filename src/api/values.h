@@ -27,6 +27,8 @@ extern void wp_refuse_setting(const char *name, const char *what);
 extern void wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 								   bool accept_data_loss);
 extern char *wp_value_as_held(const char *name, const char *value);
+extern char *wp_check_swept_value(const WpSweepRequest *req, const char *v, int *ival);
+extern char *wp_pg_settings(const char *name, const char *column);
 extern char *wp_jsonb_text(JsonbValue *v);
 
 #endif							/* WALPRESSURE_VALUES_H */

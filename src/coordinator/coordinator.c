@@ -5,8 +5,8 @@
  *		database as the caller's role, started by run_sweep (job.c) with a
  *		checked request.  It records the sweep row, takes the disk cap and
  *		the server-wide settings, runs each step (value x repeat, repeats
- *		interleaved so drift is not an effect), records it, and at the end
- *		puts back everything it took.
+ *		interleaved so drift is not an effect, or the rounds of a search,
+ *		search.c), records it, and at the end puts back everything it took.
  *
  * While it holds anything that must be put back, the crash record
  * (restore/record.c) says what, so that a crash is closed at the next start
@@ -44,6 +44,9 @@
 #include "system/standby_link.h"
 #include "system/walsenders.h"
 #include "coordinator/decision.h"
+#include "coordinator/one_step.h"
+#include "coordinator/search.h"
+#include "sweep/golden.h"
 #include "coordinator/rows.h"
 #include "coordinator/step_rows.h"
 #include "coordinator/sweep_row.h"
@@ -142,121 +145,45 @@ wp_prewarm(const WpSweepRequest *req)
 	wp_xact_end();
 }
 
-/* What the waiting caller is told of a finished step. */
-static char *
-wp_step_message(int64 id, int step, int total, const WpSweepRequest *req, int pos,
-				int repeat, const WpStepResult *r)
-{
-	/* open loop: the rate kept, and the latency a user arriving then saw */
-	char	   *load = r->rate > 0 ?
-		psprintf("%.1f tps of %g asked%s%s", r->tps, r->rate,
-				 r->rate_sustained ? "" : " (NOT SUSTAINED: a closed loop in disguise)",
-				 r->latency_p99_ms >= 0 ?
-				 psprintf(", p99 %.2f ms (lag p99 %.2f ms)", r->latency_p99_ms, r->lag_p99_ms) : "") :
-		psprintf("%.1f tps", r->tps);
-
-	return psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s%s: %s, %s%s%s%s",
-					id, step, total, req->setting, req->vals[pos],
-					req->repeats > 1 || req->auto_repeats ? psprintf(" (repeat %d)", repeat) : "",
-					load,
-					r->wal_fsyncs > 0 ?
-					psprintf("%.2f commits per fsync", (double) r->commits / r->wal_fsyncs) :
-					"no WAL fsyncs",
-					r->write_iops >= 0 ? psprintf(", %.0f write IOPS", r->write_iops) : "",
-					r->syncrep_wait_pct >= 0 ?
-					psprintf(", %.0f%% of commit time waiting for the standby", r->syncrep_wait_pct) : "",
-					r->standby_lost ? " (standby lost: the step is marked)" : "");
-}
-
 /*
- * After a step that lost its synchronous standby (recorded, marked): with
- * on_standby_loss => 'stop' the sweep fails here; with 'skip' it goes on.
- */
-static void
-wp_step_standby_policy(const WpSweepRequest *req, int step, const WpStepResult *r)
-{
-	if (!r->standby_lost || req->standby_loss_skip)
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("step %d lost its synchronous standby; the sweep stops (on_standby_loss => 'stop')", step),
-			 errdetail("%s.", r->discarded),
-			 errhint("The steps before it are recorded; that step is marked. Run the sweep with on_standby_loss => 'skip' to go on without the steps that need a standby.")));
-}
-
-/*
- * Run every step; returns the status, "done" or "cancelled".
+ * Every value in every round, the rounds interleaved; returns the status,
+ * "done" or "cancelled".
  */
 static const char *
 wp_run_steps(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 {
 	const WpSweepRequest *req = plan->req;
 	int			rounds = req->repeats;	/* with auto_repeats, grows */
-	int			total = req->nvals * rounds;
-	int			max_samples = (int) ceil(req->duration_s) + 1;
-	WpStepSample *samples = palloc(sizeof(WpStepSample) * max_samples);
-	int			step = 0;
-	int			done = 0;
 	TimestampTz started = GetCurrentTimestamp();
+	WpRun		run;
+	bool		stopped = false;
 
-	for (int repeat = 1; repeat <= rounds && !wp_job_cancelled(); repeat++)
+	wp_run_begin(&run, id, plan, step_cxt);
+	run.total = req->nvals * rounds;
+	for (int repeat = 1; repeat <= rounds && !stopped && !wp_job_cancelled(); repeat++)
 	{
 		for (int pos = 0; pos < req->nvals && !wp_job_cancelled(); pos++)
-		{
-			MemoryContext old = MemoryContextSwitchTo(step_cxt);
-			WpLoadSpec *spec = palloc(sizeof(WpLoadSpec));
-			WpStepResult r;
-			int			nsamples;
-
-			step++;
-			pgstat_report_activity(STATE_RUNNING,
-									psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s",
-											 id, step, total, req->setting, req->vals[pos]));
-			wp_load_spec(req, pos, wp_job_database(), wp_job_role(), spec);
-			/* a right revoked during the sweep ends it here */
-			StartTransactionCommand();
-			wp_rights_recheck(req, step);
-			CommitTransactionCommand();
-			MemoryContextSwitchTo(step_cxt);
-			if (!wp_step_run(plan, step, repeat, pos, spec, &r, samples, max_samples, &nsamples))
+			if (wp_run_step(&run, repeat, pos, true) == WP_RUN_STOPPED)
 			{
-				MemoryContextSwitchTo(old);
+				stopped = true;
 				break;
 			}
-			if (r.skipped)
-			{
-				/* its standby was not there: nothing measured, nothing recorded */
-				wp_job_step_done(step, psprintf("sweep " INT64_FORMAT " step %d/%d: %s = %s: %s",
-												id, step, total, req->setting, req->vals[pos],
-												r.discarded));
-				wp_step_standby_policy(req, step, &r);
-				MemoryContextSwitchTo(old);
-				MemoryContextReset(step_cxt);
-				continue;
-			}
-			wp_job_phase(WP_PHASE_RECORDING, step, repeat, req->vals[pos]);
-			wp_results_step_insert(id, req, step, pos, repeat, spec, &r, samples, nsamples);
-			wp_job_step_done(step, wp_step_message(id, step, total, req, pos, repeat, &r));
-			wp_step_standby_policy(req, step, &r);
-			done++;
-			MemoryContextSwitchTo(old);
-			MemoryContextReset(step_cxt);
-		}
 		/* repeats => 'auto' or a budget: one more round, unless it is clear */
-		if (req->auto_repeats && repeat == rounds && done == step && !wp_job_cancelled())
+		if (req->auto_repeats && repeat == rounds && run.done == run.step && !stopped &&
+			!wp_job_cancelled())
 		{
 			double		elapsed = (double) (GetCurrentTimestamp() - started) / USECS_PER_SEC;
 
 			if (!wp_results_auto_decide(id, req, rounds, elapsed / rounds, elapsed))
 			{
 				rounds++;
-				total = req->nvals * rounds;
-				wp_job_set_total(total);
+				run.total = req->nvals * rounds;
+				wp_job_set_total(run.total);
 			}
 		}
 	}
 	/* a cancel that came after the last step changes nothing */
-	return wp_job_cancelled() && done < total ? "cancelled" : "done";
+	return wp_job_cancelled() && run.done < run.total ? "cancelled" : "done";
 }
 
 /*
@@ -382,10 +309,12 @@ wp_coordinator_main(Datum main_arg)
 		plan.server_names = hold.swept;
 		plan.server_originals = hold.swept_originals;
 		wp_threshold_measure(id, req, &cap);
-		wp_job_started(id, req->nvals * req->repeats);
+		wp_job_started(id, req->search != WP_SEARCH_NONE ? wp_golden_first_steps(req) :
+					   req->nvals * req->repeats);
 		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
 			wp_prewarm(req);
-		status = wp_run_steps(id, &plan, step_cxt);
+		status = req->search != WP_SEARCH_NONE ? wp_search_run(id, &plan, step_cxt) :
+			wp_run_steps(id, &plan, step_cxt);
 	}
 	PG_CATCH();
 	{

@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * decision.c
- *		repeats => 'auto' or a budget: after each round from the fewest
- *		on, one more round or the end, and why.
+ *		What the coordinator asks the one rule (03_decision.sql): with
+ *		repeats => 'auto' or a budget, after each round from the fewest on,
+ *		one more round or the end, and why; in a search, which of a pair
+ *		is better, and the value the search found.
  *
  * IDENTIFICATION
  *	  src/coordinator/decision.c
@@ -14,6 +16,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "coordinator/decision.h"
 #include "coordinator/rows.h"
@@ -60,3 +63,91 @@ wp_results_auto_decide(int64 sweep_id, const WpSweepRequest *req, int rounds,
 	return why != NULL;
 }
 
+
+/*
+ * The rule on value a_pos against value b_pos (positions in vals, from 0)
+ * over the rounds that measured both: effects(sweep, b) for a, tps.
+ */
+void
+wp_pair_decide(int64 sweep_id, int a_pos, int b_pos, WpPairVerdict *v)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	bool		isnull;
+	HeapTuple	t;
+	TupleDesc	d;
+
+	memset(v, 0, sizeof(WpPairVerdict));
+	v->verdict = "undecided";
+	wp_owner_begin();
+	if (SPI_execute_with_args("SELECT rounds, verdict, ratio::float8, rounds_needed, detail "
+							  "FROM walpressure.effects($1, $3) WHERE value_pos = $2 AND metric = 'tps'",
+							  3, (Oid[]) {INT8OID, INT4OID, INT4OID},
+							  (Datum[]) {Int64GetDatum(sweep_id), Int32GetDatum(a_pos + 1), Int32GetDatum(b_pos + 1)},
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the effects of sweep " INT64_FORMAT, sweep_id);
+	if (SPI_processed == 1)
+	{
+		t = SPI_tuptable->vals[0];
+		d = SPI_tuptable->tupdesc;
+		v->rounds = DatumGetInt32(SPI_getbinval(t, d, 1, &isnull));
+		v->verdict = MemoryContextStrdup(caller, SPI_getvalue(t, d, 2));
+		v->ratio = DatumGetFloat8(SPI_getbinval(t, d, 3, &isnull));
+		if (isnull)
+			v->ratio = 0;
+		v->rounds_needed = DatumGetInt32(SPI_getbinval(t, d, 4, &isnull));
+		if (isnull)
+			v->rounds_needed = 0;
+		v->detail = MemoryContextStrdup(caller, SPI_getvalue(t, d, 5));
+	}
+	wp_owner_end();
+	MemoryContextSwitchTo(caller);
+}
+
+/*
+ * The value a search found: the one best starts from (_top: the most tps
+ * against the baseline in the same rounds), in words with its effect
+ * against the baseline.  NULL when no step counts.
+ */
+char *
+wp_sweep_top(int64 sweep_id, const WpSweepRequest *req)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	char	   *found = NULL;
+
+	wp_owner_begin();
+	if (SPI_execute_with_args("SELECT t.pos, e.ratio, e.ratio_ci_low, e.ratio_ci_high, e.rounds, e.verdict "
+							  "FROM walpressure._top($1) AS t(pos) "
+							  "LEFT JOIN walpressure.effects($1) e ON e.value_pos = t.pos AND e.metric = 'tps'",
+							  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(sweep_id)},
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the results of sweep " INT64_FORMAT, sweep_id);
+	if (SPI_processed == 1)
+	{
+		HeapTuple	t = SPI_tuptable->vals[0];
+		TupleDesc	d = SPI_tuptable->tupdesc;
+		bool		isnull;
+		Datum		pos = SPI_getbinval(t, d, 1, &isnull);
+
+		if (!isnull && DatumGetInt32(pos) >= 1 && DatumGetInt32(pos) <= req->nvals)
+		{
+			const char *value = req->vals[DatumGetInt32(pos) - 1];
+			char	   *ratio = SPI_getvalue(t, d, 2);
+
+			if (DatumGetInt32(pos) == 1)
+				found = psprintf("%s, the current value", value);
+			else if (ratio == NULL)
+				found = psprintf("%s (no round measured it and the baseline %s)", value, req->vals[0]);
+			else if (SPI_getvalue(t, d, 3) == NULL)
+				found = psprintf("%s: %sx the baseline %s (%s round, no interval)", value, ratio,
+								 req->vals[0], SPI_getvalue(t, d, 5));
+			else
+				found = psprintf("%s: %sx the baseline %s (95%% interval %s-%s, %s paired rounds: %s)",
+								 value, ratio, req->vals[0], SPI_getvalue(t, d, 3), SPI_getvalue(t, d, 4),
+								 SPI_getvalue(t, d, 5), SPI_getvalue(t, d, 6));
+			found = MemoryContextStrdup(caller, found);
+		}
+	}
+	wp_owner_end();
+	MemoryContextSwitchTo(caller);
+	return found;
+}

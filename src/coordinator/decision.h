@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * decision.h
- *		One more round or the end (decision.c).
+ *		One more round or the end, and the rule on a search's pair
+ *		(decision.c).
  *
  * IDENTIFICATION
  *	  src/coordinator/decision.h
@@ -13,6 +14,18 @@
 
 #include "sweep/request.h"
 
+/* The rule on two values of a sweep, paired by round (effects()). */
+typedef struct WpPairVerdict
+{
+	int			rounds;			/* rounds that measured both */
+	char	   *verdict;		/* faster, slower (a against b), equivalent, undecided */
+	double		ratio;			/* a over b, 0 when no round measured both */
+	int			rounds_needed;	/* undecided: the rounds that would decide, 0: none would */
+	char	   *detail;			/* the rule's words, NULL when no round measured both */
+} WpPairVerdict;
+
+extern void wp_pair_decide(int64 sweep_id, int a_pos, int b_pos, WpPairVerdict *v);
+extern char *wp_sweep_top(int64 sweep_id, const WpSweepRequest *req);
 extern bool wp_results_auto_decide(int64 sweep_id, const WpSweepRequest *req, int rounds,
 								   double round_s, double elapsed_s);
 

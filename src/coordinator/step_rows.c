@@ -105,7 +105,10 @@ wp_step_columns_open_loop(WpRow *row, const WpStepResult *r)
 	wp_col(row, "transactions_skipped", INT8OID, Int64GetDatum(r->txns_skipped), r->txns_skipped < 0);
 }
 
-/* The columns later versions added (0.4.0: images, buffers; 0.6.0: standbys). */
+/*
+ * The columns later versions added (0.4.0: images, buffers; 0.6.0: standbys;
+ * 0.7.0: the commits' time).
+ */
 static void
 wp_step_columns_newer(WpRow *row, const WpStepResult *r)
 {
@@ -130,7 +133,11 @@ wp_step_columns_newer(WpRow *row, const WpStepResult *r)
 			   r->standby_source == NULL);
 	}
 	if (wp_schema_has(700))
+	{
 		wp_step_columns_open_loop(row, r);
+		wp_col_fig(row, "commit_avg_ms", r->commit_avg_ms);
+		wp_col_fig(row, "commit_p99_ms", r->commit_p99_ms);
+	}
 }
 
 /* Each standby over the window: walpressure.step_replication (0.6.0). */

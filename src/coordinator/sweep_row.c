@@ -29,6 +29,7 @@
 
 #include "coordinator/rows.h"
 #include "coordinator/sweep_row.h"
+#include "sweep/golden.h"
 #include "system/standby_link.h"
 #include "system/wal_device.h"
 #include "system/walsenders.h"
@@ -198,7 +199,9 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	wp_col(&row, "scale", INT4OID, Int32GetDatum(req->scale), req->workload == WP_WORKLOAD_CUSTOM);
 	wp_col(&row, "run_by", TEXTOID, CStringGetTextDatum(run_by), false);
 	wp_col(&row, "database", TEXTOID, CStringGetTextDatum(get_database_name(MyDatabaseId)), false);
-	wp_col(&row, "steps_total", INT4OID, Int32GetDatum(req->nvals * req->repeats), false);
+	wp_col(&row, "steps_total", INT4OID,
+		   Int32GetDatum(req->search != WP_SEARCH_NONE ? wp_golden_first_steps(req) :
+						 req->nvals * req->repeats), false);
 	wp_col(&row, "accept_data_loss", BOOLOID, BoolGetDatum(req->accept_data_loss), false);
 	wp_col(&row, "engine", TEXTOID,
 		   CStringGetTextDatum(req->engine == WP_ENGINE_PGBENCH ? "pgbench" : "backend"), false);
@@ -214,6 +217,13 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 	}
 	if (wp_schema_has(400))
 		wp_col(&row, "checkpoint", BOOLOID, BoolGetDatum(req->checkpoint), false);
+	if (wp_schema_has(700) && req->search != WP_SEARCH_NONE)
+	{
+		wp_col(&row, "search", TEXTOID, CStringGetTextDatum("golden"), false);
+		wp_col(&row, "search_range", TEXTOID,
+			   CStringGetTextDatum(psprintf("[%s, %s]", req->search_low, req->search_high)), false);
+		wp_col(&row, "search_resolution", TEXTOID, CStringGetTextDatum(req->search_resolution), false);
+	}
 	if (wp_schema_has(300))
 	{
 		current = wp_current_value(req, &current_pos);

@@ -110,6 +110,10 @@ wp_step_figures(const WpStepCounters *k, WpStepResult *r)
 	/* open_sync and open_datasync sync each write and count no fsync */
 	r->wal_fsyncs = k->open_sync ? k->c1.wal_write - k->c0.wal_write :
 		k->c1.wal_sync - k->c0.wal_sync;
+	r->commit_avg_ms = r->commits > 0 ?
+		(double) (k->c1.commit_time_us - k->c0.commit_time_us) / r->commits / 1000.0 : -1;
+	wp_hist_subtract(&delta, &k->h1.commit, &k->h0.commit);
+	r->commit_p99_ms = wp_us_to_ms(wp_hist_percentile(&delta, 0.99));
 	r->fsync_avg_ms = timed > 0 ?
 		(double) (k->c1.fsync_time_us - k->c0.fsync_time_us) / timed / 1000.0 : -1;
 	wp_hist_subtract(&delta, &k->h1.fsync, &k->h0.fsync);

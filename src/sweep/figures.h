@@ -71,6 +71,8 @@ typedef struct WpStepResult
 	int64		leaders;
 	int64		wal_fsyncs;
 	double		span_s;			/* window start to clients' exit */
+	double		commit_avg_ms;	/* the commits' own time (the probe's), < 0: none */
+	double		commit_p99_ms;
 	double		fsync_avg_ms;	/* < 0: none timed */
 	double		fsync_p50_ms;
 	double		fsync_p99_ms;

@@ -33,6 +33,18 @@ typedef struct WpSetting
 	WpParamKind kind;			/* WP_PARAM_SESSION or WP_PARAM_SERVER */
 } WpSetting;
 
+/*
+ * A search over a range of a number setting (run_sweep's range =>) instead
+ * of a list of values: which values run is decided as the rounds come in.
+ */
+typedef enum WpSearchKind
+{
+	WP_SEARCH_NONE = 0,			/* vals: every value, every round */
+	WP_SEARCH_GOLDEN			/* golden-section search over the range's values */
+} WpSearchKind;
+
+#define WP_SEARCH_TEXT	64		/* a bound or the resolution, as held */
+
 /* Which load engine runs the clients (clients.h). */
 typedef enum WpEngineKind
 {
@@ -59,6 +71,19 @@ typedef struct WpSweepRequest
 	int			cfg_n[WP_MAX_VALUES];
 	int			ncfg;
 	WpSetting	cfg[WP_CONFIG_POOL];
+	/*
+	 * A search: vals[0] is the baseline (the current value, measured every
+	 * round), then the range's values from its low end to its high end by
+	 * the resolution; search_pos[i] is the position in vals of the i-th of
+	 * those (0 when it is the baseline).  repeats is then the fewest rounds
+	 * a pair of candidates gets, max_repeats the most.
+	 */
+	WpSearchKind search;
+	int			search_n;
+	int			search_pos[WP_MAX_VALUES];
+	char		search_low[WP_SEARCH_TEXT];
+	char		search_high[WP_SEARCH_TEXT];
+	char		search_resolution[WP_SEARCH_TEXT];
 	bool		checkpoint;		/* each step starts with a CHECKPOINT */
 	bool		standby_loss_skip;	/* on_standby_loss => 'skip' (else 'stop') */
 	char		standby_conninfo[WP_TEXT_MAX];	/* "": none */

@@ -1,6 +1,6 @@
 -- The SQL contract: schema, views and their columns, functions.
 BEGIN;
-SELECT plan(16);
+SELECT plan(20);
 
 SELECT has_extension('walpressure', 'walpressure', 'extension is installed in schema walpressure');
 SELECT has_schema('walpressure');
@@ -42,7 +42,8 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us', '_threshold_side',
-    '_threshold_text', '_threshold_reading', '_rate_answer']);
+    '_threshold_text', '_threshold_reading', '_rate_answer', 'predict', '_predict', '_mva_predict',
+    '_flush_floor']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
@@ -57,6 +58,24 @@ SELECT columns_are('walpressure', 'iops_cap', ARRAY[
 SELECT is((SELECT pg_get_function_arguments('walpressure.set_iops_cap'::regproc)),
           'write_iops integer, read_iops integer DEFAULT NULL::integer, device text DEFAULT NULL::text',
           'set_iops_cap has the arguments of the design');
+
+-- predict: the model's entry point checks in C; what it returns
+SELECT function_lang_is('walpressure', 'predict', ARRAY['bigint', 'integer', 'integer'], 'c',
+                        'predict checks its arguments and the sweep in C');
+SELECT is((SELECT pg_get_function_arguments('walpressure.predict'::regproc)),
+          'sweep_id bigint, iops_cap integer, clients integer DEFAULT NULL::integer',
+          'predict(sweep_id, iops_cap, clients)');
+SELECT is((SELECT pg_get_function_result('walpressure.predict'::regproc)),
+          'TABLE(value_pos integer, value text, measured_cap integer, measured_clients integer, measured_tps numeric, '
+          'rounds integer, tps numeric, tps_ci_low numeric, tps_ci_high numeric, commits_per_fsync numeric, '
+          'commits_per_fsync_ci_low numeric, commits_per_fsync_ci_high numeric, commit_ms numeric, '
+          'commit_ms_ci_low numeric, commit_ms_ci_high numeric, latency_ms numeric, write_iops numeric, '
+          'cpu_share numeric, bound text, basis text)',
+          'predict returns one row per value with its intervals and why');
+SELECT function_lang_is('walpressure', '_mva_predict',
+                        ARRAY['integer', 'double precision', 'double precision', 'double precision',
+                              'double precision', 'double precision', 'integer'],
+                        'c', 'the MVA is C (src/sweep/mva.c)');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(36);
+SELECT plan(38);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -15,6 +15,8 @@ SELECT table_privs_are('walpressure', 'live', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'samples', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', 'live', 'public', ARRAY[]::text[]);
 SELECT table_privs_are('walpressure', 'step_replication', 'pg_monitor', ARRAY['SELECT']);
+SELECT table_privs_are('walpressure', 'search_rounds', 'pg_monitor', ARRAY['SELECT']);
+SELECT table_privs_are('walpressure', 'search_rounds', 'public', ARRAY[]::text[]);
 -- the load's statement texts: pg_read_all_stats' (pg_monitor is one of its members)
 SELECT table_privs_are('walpressure', t, 'pg_read_all_stats', ARRAY['SELECT'])
 FROM unnest(ARRAY['step_statements', 'statements']) AS t;
@@ -34,7 +36,7 @@ SELECT function_privs_are('walpressure', f, args, 'public', ARRAY[]::text[],
 FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'integer',
                                  '"any"', '"any"', 'jsonb', 'boolean', 'text', 'boolean',
                                  'boolean', 'text', 'text', '"any"', 'boolean', 'text', 'text',
-                                 'double precision', 'double precision']),
+                                 'double precision', 'double precision', 'text', 'text', '"any"']),
              ('grant_sweeper', ARRAY['regrole', 'text']),
              ('revoke_sweeper', ARRAY['regrole']),
              ('delete_sweeps', ARRAY['interval']),

@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(90);
+SELECT plan(101);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -34,7 +34,7 @@ SELECT ok(
     (SELECT array_agg(c.relname::text ORDER BY c.relname)
      FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
      WHERE e.extname = 'walpressure')
-    = ARRAY['step_replication', 'step_samples', 'step_statements', 'steps', 'sweeper_grants',
+    = ARRAY['search_rounds', 'step_replication', 'step_samples', 'step_statements', 'steps', 'sweeper_grants',
             'sweeper_grants_grant_id_seq', 'sweeps', 'sweeps_sweep_id_seq'],
     'results are kept by pg_dump (pg_extension_config_dump)');
 
@@ -77,18 +77,27 @@ FROM unnest(ARRAY['round_trip_us', 'checkpoint_write_ms', 'checkpoint_sync_ms', 
                    'buffers_backend_fsync', 'syncrep_wait_pct', 'syncrep_wait_ms', 'standby_wal_mb_per_s',
                    'standby_wal_writes_per_s', 'standby_wal_fsyncs_per_s', 'standby_write_iops',
                    'standby_source', 'latency_p999_ms', 'rate', 'rate_achieved', 'rate_sustained',
-                   'lag_avg_ms', 'lag_p50_ms', 'lag_p99_ms', 'transactions_late', 'transactions_skipped']) AS c;
+                   'lag_avg_ms', 'lag_p50_ms', 'lag_p99_ms', 'transactions_late', 'transactions_skipped',
+                   'commit_avg_ms', 'commit_p99_ms']) AS c;
 SELECT has_column('walpressure', 'sweeps', c, format('sweeps.%s', c))
 FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_restored',
                    'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin',
                    'auto_repeats', 'budget', 'rounds_stop', 'checkpoint', 'on_standby_loss',
                    'standby_conninfo', 'rate', 'latency_limit_ms', 'f0_ms', 'f0_p50_ms', 'f0_p99_ms',
-                   'f0_source', 'threshold']) AS c;
+                   'f0_source', 'threshold', 'search', 'search_range', 'search_resolution', 'search_stop']) AS c;
 SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
+
+-- a search's rounds
+SELECT has_table('walpressure', 'search_rounds', 'table search_rounds');
+SELECT col_is_pk('walpressure', 'search_rounds', ARRAY['sweep_id', 'round'], 'search_rounds: primary key (sweep_id, round)');
+SELECT fk_ok('walpressure', 'search_rounds', 'sweep_id', 'walpressure', 'sweeps', 'sweep_id');
+SELECT columns_are('walpressure', 'search_rounds', ARRAY[
+    'sweep_id', 'round', 'pair', 'low', 'high', 'vals', 'why', 'verdict', 'decision']);
+SELECT col_has_check('walpressure', 'sweeps', 'search', 'sweeps.search is checked');
 
 SELECT is(
     (SELECT pg_get_function_arguments('walpressure.run_sweep'::regproc)),
-    'setting text, vals "any", clients integer DEFAULT 10, duration "any" DEFAULT ''00:01:00''::interval, '
+    'setting text, vals "any" DEFAULT NULL::text[], clients integer DEFAULT 10, duration "any" DEFAULT ''00:01:00''::interval, '
     'workload text DEFAULT ''simple-update''::text, iops_cap integer DEFAULT NULL::integer, '
     'warmup "any" DEFAULT ''00:00:05''::interval, repeats "any" DEFAULT 1, '
     'settings jsonb DEFAULT ''{}''::jsonb, prewarm boolean DEFAULT true, '
@@ -97,7 +106,8 @@ SELECT is(
     'budget "any" DEFAULT NULL::interval, checkpoint boolean DEFAULT true, '
     'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text, '
     'rate double precision DEFAULT NULL::double precision, '
-    'latency_limit double precision DEFAULT NULL::double precision',
+    'latency_limit double precision DEFAULT NULL::double precision, '
+    'range text DEFAULT NULL::text, search text DEFAULT NULL::text, resolution "any" DEFAULT NULL::text',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();

@@ -65,6 +65,8 @@ main(void)
 	k.c1.ts = k.c0.ts + 11 * 1000000;
 	k.c1.commits = 1000;
 	k.c1.leaders = 200;
+	k.c1.commit_time_us = 1000 * 2500;
+	k.h1.commit.bucket[wp_hist_bucket(2500)] = 1000;
 	k.c1.wal_sync = 250;
 	k.c1.wal_write = 400;
 	k.c1.timed_fsyncs = 200;
@@ -92,6 +94,8 @@ main(void)
 	near(r.latency_p99_ms, 3.0, 3.0 * 0.125, "latency p99 within a bucket");
 	ok(r.commits == 1000 && r.leaders == 200, "commits and leaders: server deltas");
 	ok(r.wal_fsyncs == 250, "WAL fsyncs: pg_stat_wal's wal_sync delta");
+	near(r.commit_avg_ms, 2.5, 1e-9, "commit mean: the probe's commit time over its commits");
+	near(r.commit_p99_ms, 2.5, 2.5 * 0.125, "commit p99 from the probe's histogram");
 	near(r.span_s, 11.0, 1e-9, "server span: window start to the clients' exit");
 	near(r.fsync_avg_ms, 1.5, 1e-9, "fsync mean: timed time over timed fsyncs");
 	near(r.fsync_p50_ms, 1.5, 1.5 * 0.125, "fsync p50 from the probe's histogram");
@@ -112,6 +116,7 @@ main(void)
 	ok(r.transactions == 0 && r.tps == 0, "an empty window: 0 transactions, 0 tps");
 	ok(r.latency_avg_ms < 0 && r.latency_p50_ms < 0, "an empty window: no latency");
 	ok(r.fsync_avg_ms < 0 && r.fsync_p99_ms < 0, "no timed fsync: no fsync latency");
+	ok(r.commit_avg_ms < 0 && r.commit_p99_ms < 0, "no commit: no commit time");
 	ok(r.read_iops < 0 && r.write_iops < 0, "no disk counters: no IOPS");
 
 	ok(r.rate == 0 && r.txns_late < 0 && r.txns_skipped < 0 && r.lag_avg_ms < 0 && r.rate_sustained,

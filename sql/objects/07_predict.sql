@@ -1,0 +1,235 @@
+--
+-- What a sweep predicts at another disk cap (and another number of
+-- clients): tps, commits per WAL fsync and a commit's time, from a model of
+-- the closed loop of a sweep's clients.  docs/reference/predict.md derives
+-- it and says where it fails; in short:
+--
+--   Each of the N clients runs a transaction and commits; its commit waits
+--   for the WAL flush that carries it, and the next transaction starts.  A
+--   cycle is CPU time (a queue on the server's CPUs), the flush (a queue
+--   too: one flush at a time, its time shared by the g commits it
+--   carries), and everything else (a delay).  Mean-value analysis (MVA) of
+--   that closed network gives the throughput (src/sweep/mva.c).
+--
+--   From each step of a value: the CPU seconds of a transaction, and the
+--   flush's demand per commit and the delay that make the network give the
+--   measured tps and the measured commit time (steps.commit_avg_ms).  At
+--   another cap a flush's period follows the cap (where the disk bound:
+--   the measured period times measured cap over new cap, the group size g
+--   kept, so the flush's demand per commit scales alike; where it did not,
+--   the longer of the cap's k / cap and the measured period, k the write
+--   IOs a flush cost), and MVA runs the network again.  Above the measured
+--   cap the period has a floor: commit_delay, the disk's own flush time (the
+--   shortest flush among the sweep's steps whose flushes did not wait for
+--   the cap) and what the step's period held beyond its flush; a value with
+--   a delay, in a sweep where every flush waited for the cap, is not
+--   predicted above its cap.
+--
+-- Each step (round) gives a prediction; their geometric mean and a 95%
+-- interval across rounds (t on the logarithms) are returned: the interval
+-- is the measurements' spread, not the model's error.
+--
+
+-- _mva_predict (C, api/predict.c over sweep/mva.c): the network fitted to
+-- one step, its flush demand scaled, run with new_clients.
+CREATE OR REPLACE FUNCTION _mva_predict(clients int, tps float8, commit_s float8, cpu_demand float8,
+                                        cpus float8, flush_scale float8, new_clients int,
+                                        OUT tps float8, OUT commit_s float8, OUT flush_util float8,
+                                        OUT new_flush_util float8, OUT delay_s float8, OUT fitted bool)
+AS 'MODULE_PATHNAME', 'wp_mva_predict'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The disk's own time for a WAL flush, as a sweep saw it: the shortest
+-- flush (steps.fsync_avg_ms, the leaders' fdatasync) among the steps whose
+-- flushes did not wait for the cap (under half of what the cap makes a
+-- flush of the sweep's write IOs take: commit_delay's sleep, or the
+-- commits' pace, left the cap's tokens unspent).  NULL when every flush of
+-- the sweep waited for the cap: the disk's own time was not seen.
+CREATE OR REPLACE FUNCTION _flush_floor(sweep_id bigint)
+RETURNS float8
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT min(x.fsync_avg_ms) / 1000
+    FROM walpressure.steps x
+    WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.fsync_avg_ms > 0 AND x.iops_cap IS NOT NULL
+      AND x.wal_fsyncs_per_s > 0 AND x.write_iops > 0
+      AND x.fsync_avg_ms / 1000 < 0.5 * (x.write_iops / x.wal_fsyncs_per_s) / x.iops_cap
+$$;
+
+-- predict() after its checks (C: the sweep, the cap, the clients, the
+-- figures it needs): one row per value.
+CREATE OR REPLACE FUNCTION _predict(sweep_id bigint, iops_cap int, clients int)
+RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int, measured_tps numeric,
+               rounds int, tps numeric, tps_ci_low numeric, tps_ci_high numeric,
+               commits_per_fsync numeric, commits_per_fsync_ci_low numeric, commits_per_fsync_ci_high numeric,
+               commit_ms numeric, commit_ms_ci_low numeric, commit_ms_ci_high numeric,
+               latency_ms numeric, write_iops numeric, cpu_share numeric, bound text, basis text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    v record;
+    r record;
+    c1 float8 := _predict.iops_cap;
+    why text;
+    n1 int;
+    x1 float8; p1 float8; w1 float8; g1 float8;
+    xs float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
+    delay_s float8; siblings int;
+    k float8; p0 float8; d float8; bound0 bool; unbound int; unfitted int;
+    own float8 := walpressure._flush_floor(_predict.sweep_id);
+    fit record;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _predict.sweep_id;
+    FOR v IN
+        SELECT x.value_pos AS pos, min(x.value) AS val, min(x.iops_cap) AS cap0, min(x.clients) AS n0,
+               avg(x.tps) AS tps0
+        FROM walpressure.steps x
+        WHERE x.sweep_id = _predict.sweep_id AND x.discarded IS NULL AND x.value_pos > 0
+        GROUP BY x.value_pos ORDER BY x.value_pos
+    LOOP
+        value_pos := v.pos; value := v.val; measured_cap := v.cap0; measured_clients := v.n0;
+        measured_tps := round(v.tps0::numeric, 1);
+        n1 := coalesce(_predict.clients, v.n0);
+        xs := '{}'; gs := '{}'; ws := '{}'; ls := '{}'; ios := '{}'; cpus := '{}';
+        why := NULL;
+        unbound := 0;
+        unfitted := 0;
+        -- commit_delay in effect: the value's, the fixed one, or the server's;
+        -- none when fewer other clients than commit_siblings run
+        delay_s := coalesce(CASE WHEN s.setting = 'commit_delay' THEN walpressure._int_setting(v.val) END,
+                            walpressure._int_setting(s.settings->>'commit_delay'),
+                            walpressure._int_setting(s.server_settings->>'commit_delay'), 0) / 1e6;
+        siblings := coalesce(CASE WHEN s.setting = 'commit_siblings' THEN walpressure._int_setting(v.val) END,
+                             walpressure._int_setting(s.settings->>'commit_siblings'),
+                             walpressure._int_setting(s.server_settings->>'commit_siblings'), 5);
+        IF least(n1, v.n0) - 1 < siblings THEN
+            delay_s := 0;
+        END IF;
+        IF v.cap0 IS NULL THEN
+            why := 'it ran without a disk cap: its flushes took the disk''s own time, which a cap does not scale';
+        ELSIF c1 > 4 * v.cap0 OR c1 < v.cap0 / 4.0 THEN
+            why := format('%s is more than 4 times away from the cap it ran at (%s): the commits a flush carries and the other delay, taken at one cap, are not known to hold that far',
+                          c1, v.cap0);
+        ELSIF n1 > 2 * v.n0 OR 2 * n1 < v.n0 THEN
+            why := format('%s clients is more than twice away from the %s it ran: the commits a flush carries and the other delay, taken with one number of clients, are not known to hold that far',
+                          n1, v.n0);
+        END IF;
+        FOR r IN
+            SELECT x.tps, x.transactions, x.commits, x.wal_fsyncs, x.wal_fsyncs_per_s, x.write_iops,
+                   x.commit_avg_ms, x.server_cpu_s, x.client_cpu_s, x.clients, x.fsync_avg_ms
+            FROM walpressure.steps x
+            WHERE x.sweep_id = _predict.sweep_id AND x.value_pos = v.pos AND x.discarded IS NULL
+            ORDER BY x.repeat
+        LOOP
+            EXIT WHEN why IS NOT NULL;
+            IF r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0 THEN
+                why := 'a round lacks a figure the model needs (the commits'' time, CPU seconds or write IOPS)';
+            ELSIF coalesce(r.wal_fsyncs, 0) = 0 OR r.wal_fsyncs_per_s <= 0 THEN
+                why := 'no commit waited for a WAL flush (synchronous_commit off or fsync off): the cap bears on this value through data writes only, which the model does not cover';
+            END IF;
+            EXIT WHEN why IS NOT NULL;
+            d := (r.server_cpu_s + coalesce(r.client_cpu_s, 0)) / r.transactions;
+            p0 := 1 / r.wal_fsyncs_per_s;
+            k := r.write_iops * p0;
+            bound0 := r.write_iops >= 0.9 * v.cap0;
+            -- the flush period at the new cap: where the disk bound, the
+            -- measured one scaled by the caps (the disk as busy against its
+            -- cap, as many commits a flush); where it did not, the cap's
+            -- (k / cap) or the measured one, the longer; never below what
+            -- commit_delay takes
+            IF bound0 THEN
+                p1 := p0 * v.cap0 / c1;
+                -- never shorter than the delay, the disk's own flush and what
+                -- else the step's period held beyond its flushes (the
+                -- handoffs, the delay's real sleep)
+                IF c1 > v.cap0 THEN
+                    IF delay_s > 0 AND own IS NULL THEN
+                        why := format('above the measured cap the flush period would fall toward commit_delay (%s us) and the disk''s own flush time, and every flush of the sweep waited for the cap: that time was not seen',
+                                      round(delay_s * 1e6));
+                        EXIT;
+                    END IF;
+                    p1 := greatest(p1, delay_s + coalesce(own, 0)
+                                       + greatest(p0 - delay_s - coalesce(r.fsync_avg_ms / 1000, p0), 0));
+                END IF;
+            ELSE
+                p1 := greatest(k / c1, p0);
+                unbound := unbound + 1;
+            END IF;
+            SELECT * INTO fit FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus,
+                                                              p1 / p0, n1);
+            IF NOT fit.fitted THEN
+                unfitted := unfitted + 1;
+            END IF;
+            x1 := fit.tps;
+            w1 := fit.commit_s;
+            -- commits per flush: the measured ones, as busy as the flush would be
+            g1 := greatest(1, r.commits::float8 / r.wal_fsyncs * fit.new_flush_util / nullif(fit.flush_util, 0));
+            ios := ios || k * x1 / g1;
+            w1 := w1 * 1000;
+            xs := xs || x1; gs := gs || g1; ws := ws || w1; ls := ls || n1 / x1 * 1000;
+            cpus := cpus || x1 * d / s.cpus;
+        END LOOP;
+        rounds := cardinality(xs);
+        IF why IS NOT NULL OR rounds = 0 THEN
+            tps := NULL; tps_ci_low := NULL; tps_ci_high := NULL; commits_per_fsync := NULL;
+            commits_per_fsync_ci_low := NULL; commits_per_fsync_ci_high := NULL; commit_ms := NULL;
+            commit_ms_ci_low := NULL; commit_ms_ci_high := NULL; latency_ms := NULL; write_iops := NULL;
+            cpu_share := NULL; bound := NULL;
+            basis := 'not predicted: ' || coalesce(why, 'no round counts');
+            RETURN NEXT;
+            CONTINUE;
+        END IF;
+        SELECT round(exp(avg(ln(x)))::numeric, 1),
+               round(exp(avg(ln(x)) - walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)))::numeric, 1),
+               round(exp(avg(ln(x)) + walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)))::numeric, 1)
+            INTO tps, tps_ci_low, tps_ci_high FROM unnest(xs) AS x;
+        SELECT round(exp(avg(ln(x)))::numeric, 2),
+               round(exp(avg(ln(x)) - walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)))::numeric, 2),
+               round(exp(avg(ln(x)) + walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)))::numeric, 2)
+            INTO commits_per_fsync, commits_per_fsync_ci_low, commits_per_fsync_ci_high FROM unnest(gs) AS x;
+        SELECT round(exp(avg(ln(x)))::numeric, 3),
+               round(exp(avg(ln(x)) - walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)))::numeric, 3),
+               round(exp(avg(ln(x)) + walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)))::numeric, 3)
+            INTO commit_ms, commit_ms_ci_low, commit_ms_ci_high FROM unnest(ws) AS x;
+        SELECT round(exp(avg(ln(x)))::numeric, 3) INTO latency_ms FROM unnest(ls) AS x;
+        SELECT round(avg(x)::numeric) INTO write_iops FROM unnest(ios) AS x;
+        SELECT round(avg(x)::numeric, 2) INTO cpu_share FROM unnest(cpus) AS x;
+        bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU'
+                      WHEN write_iops >= 0.9 * c1 THEN 'the disk'
+                      ELSE 'neither: the commits'' own pace' END;
+        basis := format('from %s round%s at %s write IOPS and %s clients%s%s%s', rounds,
+                        CASE WHEN rounds = 1 THEN ' (no interval)' ELSE 's' END, v.cap0, v.n0,
+                        CASE WHEN unbound > 0 THEN
+                                 format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap): their flush period is kept where the new cap''s would be shorter',
+                                        unbound)
+                             ELSE '' END,
+                        CASE WHEN unfitted > 0 THEN
+                                 format('; in %s of them no flush demand gave both the measured tps and commit time (the nearest was taken)',
+                                        unfitted)
+                             ELSE '' END,
+                        CASE WHEN cpu_share >= 0.9 THEN
+                                 format('; the CPUs would be %s%% busy: the prediction rests on the CPU model more than on the cap',
+                                        round(100 * cpu_share))
+                             ELSE '' END);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+COMMENT ON FUNCTION _predict(bigint, int, int) IS
+'predict() after its checks';
+
+CREATE OR REPLACE FUNCTION predict(sweep_id bigint, iops_cap int, clients int DEFAULT NULL)
+RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int, measured_tps numeric,
+               rounds int, tps numeric, tps_ci_low numeric, tps_ci_high numeric,
+               commits_per_fsync numeric, commits_per_fsync_ci_low numeric, commits_per_fsync_ci_high numeric,
+               commit_ms numeric, commit_ms_ci_low numeric, commit_ms_ci_high numeric,
+               latency_ms numeric, write_iops numeric, cpu_share numeric, bound text, basis text)
+AS 'MODULE_PATHNAME', 'wp_predict'
+LANGUAGE C STABLE;
+
+COMMENT ON FUNCTION predict(bigint, int, int) IS
+'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs and the WAL flush as queues, the flush''s time per commit following the cap, the rest a delay, fitted to each step''s tps and commit time; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';

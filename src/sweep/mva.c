@@ -1,0 +1,103 @@
+/*-------------------------------------------------------------------------
+ *
+ * mva.c
+ *		Mean-value analysis (Reiser and Lavenberg, 1980) of the closed loop
+ *		a sweep's clients make, for predict(): the throughput of n clients
+ *		through the server's CPUs (several servers, by Seidmann's
+ *		approximation: a queue of demand D / c and a delay of D (c - 1) / c),
+ *		the WAL flush (one server whose demand per commit is a flush's time
+ *		over the commits it carries) and a delay (everything else); and the
+ *		flush demand and delay that make the network give what a step
+ *		measured.  Pure: test/unit exercises it outside a server.
+ *
+ * IDENTIFICATION
+ *	  src/sweep/mva.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "sweep/mva.h"
+
+#define WP_MVA_STEPS 60			/* bisection steps of a fit */
+
+/* Exact MVA for the CPUs' queue and the flush's, plus the delays. */
+void
+wp_mva(const WpMvaNet *net, int n, WpMvaOut *out)
+{
+	double		cpu_q = 0;
+	double		flush_q = 0;
+	double		cpus = Max(net->cpus, 1);
+
+	memset(out, 0, sizeof(WpMvaOut));
+	for (int i = 1; i <= n; i++)
+	{
+		double		cpu_r = net->cpu_demand / cpus * (1 + cpu_q);
+		double		flush_r = net->flush_demand * (1 + flush_q);
+		double		cycle = cpu_r + net->cpu_demand * (cpus - 1) / cpus + flush_r + net->delay;
+
+		out->tps = cycle > 0 ? i / cycle : 0;
+		out->flush_s = flush_r;
+		out->cpu_s = cpu_r + net->cpu_demand * (cpus - 1) / cpus;
+		cpu_q = out->tps * cpu_r;
+		flush_q = out->tps * flush_r;
+	}
+}
+
+/* The delay that gives `tps` with the network's other demands (0: none does). */
+static double
+wp_mva_fit_delay(int n, double tps, WpMvaNet *net)
+{
+	double		lo = 0;
+	double		hi = n / tps;
+	WpMvaOut	out;
+
+	net->delay = 0;
+	wp_mva(net, n, &out);
+	if (out.tps <= tps)
+		return 0;
+	for (int i = 0; i < WP_MVA_STEPS; i++)
+	{
+		net->delay = (lo + hi) / 2;
+		wp_mva(net, n, &out);
+		if (out.tps > tps)
+			lo = net->delay;
+		else
+			hi = net->delay;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The flush demand and the delay with which n clients get what a step
+ * measured: `tps`, and `commit_s` at the flush (a commit's time).  The CPU
+ * demand and the CPUs are the network's already.  false when no flush
+ * demand gives both (the measured figures leave no room for the flush, or
+ * the CPUs alone are slower than measured): the nearest is set.
+ */
+bool
+wp_mva_fit(int n, double tps, double commit_s, WpMvaNet *net)
+{
+	double		lo = 0;
+	double		hi = tps > 0 ? 1 / tps : 0;
+	WpMvaOut	out;
+
+	if (n < 1 || !(tps > 0) || !(commit_s > 0))
+		return false;
+	for (int i = 0; i < WP_MVA_STEPS; i++)
+	{
+		net->flush_demand = (lo + hi) / 2;
+		net->delay = wp_mva_fit_delay(n, tps, net);
+		wp_mva(net, n, &out);
+		if (out.flush_s < commit_s)
+			lo = net->flush_demand;
+		else
+			hi = net->flush_demand;
+	}
+	net->flush_demand = (lo + hi) / 2;
+	net->delay = wp_mva_fit_delay(n, tps, net);
+	wp_mva(net, n, &out);
+	return fabs(out.tps - tps) <= 0.01 * tps && fabs(out.flush_s - commit_s) <= 0.01 * commit_s;
+}

@@ -1,0 +1,77 @@
+/*
+ * test/unit/mva_test.c: the MVA behind predict() (src/sweep/mva.c), outside
+ * a server: one client's cycle, the bounds of a saturated queue, and a fit
+ * that gives back what it was fitted to.
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "sweep/mva.h"
+
+static int	tests = 0;
+static int	failures = 0;
+
+static void
+ok(bool cond, const char *what)
+{
+	tests++;
+	if (!cond)
+		failures++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
+}
+
+static void
+near(double got, double want, double tol, const char *what)
+{
+	char		buf[256];
+
+	snprintf(buf, sizeof(buf), "%s (%g, want %g)", what, got, want);
+	ok(fabs(got - want) <= tol, buf);
+}
+
+int
+main(void)
+{
+	WpMvaNet	net = {.cpu_demand = 0.001, .cpus = 1, .flush_demand = 0.002, .delay = 0.004};
+	WpMvaOut	out;
+	WpMvaNet	fit = {.cpu_demand = 0.0005, .cpus = 2};
+
+	/* one client: no queue, its cycle is the sum of its demands */
+	wp_mva(&net, 1, &out);
+	near(out.tps, 1 / 0.007, 1e-9, "one client: 1 / (cpu + flush + delay)");
+	near(out.flush_s, 0.002, 1e-12, "one client: the flush takes its demand");
+
+	/* many clients: the flush, the slowest queue, bounds the throughput */
+	wp_mva(&net, 200, &out);
+	near(out.tps, 500, 0.5, "saturated: 1 / the largest demand");
+	ok(out.flush_s > 0.3, "saturated: the clients queue at the flush");
+
+	/* two CPUs serve twice what one does */
+	net.flush_demand = 0;
+	net.delay = 0;
+	net.cpus = 2;
+	wp_mva(&net, 100, &out);
+	near(out.tps, 2000, 1, "CPU-bound: cpus / cpu demand");
+
+	/* a fit gives back the tps and commit time it was fitted to */
+	ok(wp_mva_fit(10, 1000, 0.004, &fit), "a consistent step is fitted");
+	wp_mva(&fit, 10, &out);
+	near(out.tps, 1000, 10, "the fitted network gives the measured tps");
+	near(out.flush_s, 0.004, 0.00004, "and the measured commit time");
+	ok(fit.delay > 0 && fit.flush_demand > 0 && fit.flush_demand < 0.001, "with a delay and a flush demand below 1 / tps");
+
+	/* a flush twice as slow: fewer tps, a longer commit */
+	fit.flush_demand *= 2;
+	wp_mva(&fit, 10, &out);
+	ok(out.tps < 1000 && out.tps > 450, "half the cap: fewer tps, not below half");
+	ok(out.flush_s > 0.004, "half the cap: a longer commit");
+
+	/* figures no network gives: a commit longer than the whole cycle */
+	ok(!wp_mva_fit(10, 1000, 0.02, &fit), "a commit longer than the cycle is not fitted");
+	ok(!wp_mva_fit(10, 0, 0.004, &fit), "no tps, no fit");
+
+	printf("1..%d\n", tests);
+	return failures == 0 ? 0 : 1;
+}
