@@ -31,14 +31,17 @@
 #include "postmaster/bgworker.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "tcop/tcopprot.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/portal.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/timeout.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "job/launch.h"
 #include "job/slot_layout.h"
 #include "live/shmem.h"
@@ -213,10 +216,46 @@ wp_job_may_release_snapshot(void)
 }
 
 /*
+ * Is the waiting caller's client gone?  A NOTICE that could not be sent
+ * says so (ClientConnectionLost); and with client_connection_check_interval
+ * set, its timer asks for a look at the socket, which is taken here as
+ * ProcessInterrupts takes it (the wait runs no CHECK_FOR_INTERRUPTS while
+ * the job runs, so that a cancel stops the worker before it raises): a
+ * closed socket, or one whose TCP keepalives or tcp_user_timeout gave up
+ * (a network cut), is a lost client.  The caller it waits for is then
+ * nobody: the job is cancelled as a Ctrl-C cancels it, and the FATAL
+ * "connection to client lost" follows.  walpressure's fleet sets that
+ * interval and the keepalives on the sessions it starts sweeps from, so
+ * that a sweep never outlives the central session that started it.
+ */
+static bool
+wp_job_client_lost(void)
+{
+	if (ClientConnectionLost)
+		return true;
+	if (CheckClientConnectionPending)
+	{
+		CheckClientConnectionPending = false;
+		if (whereToSendOutput == DestRemote && client_connection_check_interval > 0)
+		{
+			if (!pq_check_connection())
+			{
+				ClientConnectionLost = true;
+				InterruptPending = true;
+				return true;
+			}
+			enable_timeout_after(CLIENT_CONNECTION_CHECK_TIMEOUT, client_connection_check_interval);
+		}
+	}
+	return false;
+}
+
+/*
  * Wait for the worker of launch `seq`.  With until_id, return as soon as it
  * has recorded its sweep id.  Sends a NOTICE per step done, and one at
- * least every 10 s of a long step; on a query cancel, cancels the worker,
- * waits for it to stop, then lets the cancel error through.
+ * least every 10 s of a long step; on a query cancel, a termination or a
+ * lost client, cancels the worker, waits for it to stop, then lets the
+ * cancel error (or the FATAL) through.
  */
 static void
 wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome *o)
@@ -232,11 +271,12 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 	for (;;)
 	{
 		pid_t		pid;
+		bool		lost = wp_job_client_lost();
 
-		if (QueryCancelPending || ProcDiePending)
+		if (QueryCancelPending || ProcDiePending || lost)
 		{
 			/* stop our worker (not a later launch's), give it time to record that */
-			wp_job_cancel(seq);
+			wp_job_cancel(seq, lost ? WP_CANCEL_CALLER_GONE : WP_CANCEL_ASKED);
 			for (int waited = 0; waited < WP_CANCEL_WAIT_MS; waited += 100)
 			{
 				wp_job_read(seq, o);
@@ -405,7 +445,7 @@ wp_job_stop_role(Oid role)
 				 errmsg("permission denied to cancel the sweep of role \"%s\"",
 						GetUserNameFromId(role, false)),
 				 errdetail("Its rights cannot be taken while it runs; only roles with its privileges may cancel it, and only superusers a superuser's.")));
-	wp_job_cancel(seq);
+	wp_job_cancel(seq, WP_CANCEL_ASKED);
 	wp_job_wait_finished(seq);
 	if (id == 0)
 	{
