@@ -29,6 +29,7 @@
 #include "tcop/pquery.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
@@ -151,6 +152,55 @@ wp_job_wait_gone(const WpOutcome *o)
 	}
 }
 
+/*
+ * A NOTICE to the waiting caller, with interrupts held: sending it is how a
+ * lost client is often first seen (ClientConnectionLost), and ereport's own
+ * CHECK_FOR_INTERRUPTS would end this process there with a FATAL, before
+ * the wait loop has stopped the worker.  The loop sees the loss next.
+ */
+static void
+wp_job_notice(const char *text)
+{
+	HOLD_INTERRUPTS();
+	ereport(NOTICE, (errmsg("%s", text)));
+	RESUME_INTERRUPTS();
+}
+
+/*
+ * The launch a caller waits for, 0 when none: cancelled if the caller's
+ * process ends while it waits (a FATAL raised anywhere, a lost client seen
+ * outside the wait loop), so that no sweep outlives the session that waited
+ * for it.  A cancelled or finished launch is left alone (wp_job_cancel
+ * acts only on a running launch of that number).
+ */
+static uint64 wp_waiting_seq = 0;
+
+static void
+wp_job_caller_exit(int code, Datum arg)
+{
+	if (wp_waiting_seq != 0)
+		wp_job_cancel(wp_waiting_seq, ClientConnectionLost ? WP_CANCEL_CALLER_GONE : WP_CANCEL_ASKED);
+}
+
+static void
+wp_job_caller_begin(uint64 seq)
+{
+	static bool registered = false;
+
+	if (!registered)
+	{
+		before_shmem_exit(wp_job_caller_exit, (Datum) 0);
+		registered = true;
+	}
+	wp_waiting_seq = seq;
+}
+
+static void
+wp_job_caller_end(void)
+{
+	wp_waiting_seq = 0;
+}
+
 /* The NOTICE of a long step: where it is. */
 static void
 wp_job_notice_phase(void)
@@ -176,7 +226,7 @@ wp_job_notice_phase(void)
 	}
 	LWLockRelease(wp_job->lock);
 	if (text != NULL)
-		ereport(NOTICE, (errmsg("%s", text)));
+		wp_job_notice(text);
 }
 
 /*
@@ -293,7 +343,7 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 		wp_job_read(seq, o);
 		if (!until_id && o->steps_done > reported)
 		{
-			ereport(NOTICE, (errmsg("%s", o->last_step)));
+			wp_job_notice(o->last_step);
 			reported = o->steps_done;
 			last_notice = GetCurrentTimestamp();
 		}
@@ -368,6 +418,8 @@ wp_job_start_sweep(const WpSweepRequest *req, bool wait, WpLaunch *launch)
 				 errhint("Use READ COMMITTED, or wait => false and read walpressure.sweeps.")));
 	launch->seq = wp_job_claim(WP_JOB_SWEEP, req, sizeof(WpSweepRequest));
 	launch->handle = wp_job_start_worker(launch->seq, "wp_coordinator_main", "walpressure coordinator");
+	if (wait)
+		wp_job_caller_begin(launch->seq);
 
 	memset(&o, 0, sizeof(o));
 	wp_job_wait(launch->seq, launch->handle, true, &o);
@@ -387,6 +439,7 @@ wp_job_wait_sweep(const WpLaunch *launch)
 
 	memset(&o, 0, sizeof(o));
 	wp_job_wait(launch->seq, launch->handle, false, &o);
+	wp_job_caller_end();
 	if (strcmp(o.status, "failed") == 0)
 		wp_job_raise(&o, psprintf("sweep " INT64_FORMAT " failed: ", o.sweep_id),
 					 "The steps finished before the failure are in walpressure.steps.");
@@ -409,8 +462,10 @@ wp_job_run_init(const WpInitRequest *req)
 
 	seq = wp_job_claim(WP_JOB_INIT_PGBENCH, req, sizeof(WpInitRequest));
 	handle = wp_job_start_worker(seq, "wp_init_pgbench_main", "walpressure init_pgbench");
+	wp_job_caller_begin(seq);
 	memset(&o, 0, sizeof(o));
 	wp_job_wait(seq, handle, false, &o);
+	wp_job_caller_end();
 	if (strcmp(o.status, "done") != 0)
 		wp_job_raise(&o, psprintf("init_pgbench %s: ", o.status), NULL);
 }
