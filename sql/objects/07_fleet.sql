@@ -225,25 +225,28 @@ RETURN $q$SELECT pg_catalog.jsonb_build_object(
 -- The remote session the fleet works in: the mapped role's own settings
 -- (its search_path finds the pgbench tables, as in psql; every name the
 -- fleet sends is qualified), but no statement timeout (a sweep's length is
--- the sweep's), and the client's loss seen
--- within seconds: client_connection_check_interval looks at the socket
--- every second, and TCP keepalives (10 s idle, then 3 probes 5 s apart) and
--- tcp_user_timeout (30 s of unacknowledged data) end a connection that a
--- network cut left open, so that run_sweep cancels the sweep whose caller
--- is gone (job/launch.c).  The application_name names the fleet run (NULL:
--- a collection).
-CREATE OR REPLACE FUNCTION _fleet_session_sql(run_id bigint)
+-- the sweep's), and the loss of the fleet's session seen as soon as the
+-- fleet would count the server lost (within): client_connection_check_interval
+-- looks at the socket every second, and TCP keepalives (idle a third of
+-- within, then 3 probes a sixth of it apart) and tcp_user_timeout (within
+-- of unacknowledged data) end a connection that a network cut left open,
+-- so that run_sweep cancels the sweep whose caller is gone (job/launch.c).
+-- The application_name names the fleet run (NULL: a collection).
+CREATE OR REPLACE FUNCTION _fleet_session_sql(run_id bigint, within interval)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN format($q$SELECT pg_catalog.jsonb_build_array(
     pg_catalog.set_config('statement_timeout', '0', false),
     pg_catalog.set_config('client_connection_check_interval', '1000', false),
-    pg_catalog.set_config('tcp_keepalives_idle', '10', false),
-    pg_catalog.set_config('tcp_keepalives_interval', '5', false),
+    pg_catalog.set_config('tcp_keepalives_idle', %L, false),
+    pg_catalog.set_config('tcp_keepalives_interval', %L, false),
     pg_catalog.set_config('tcp_keepalives_count', '3', false),
-    pg_catalog.set_config('tcp_user_timeout', '30000', false),
+    pg_catalog.set_config('tcp_user_timeout', %L, false),
     pg_catalog.set_config('application_name', %L, false))$q$,
+    greatest(1, floor(extract(epoch FROM within) / 3))::int,
+    greatest(1, floor(extract(epoch FROM within) / 6))::int,
+    greatest(1000, floor(extract(epoch FROM within) * 1000))::bigint,
     coalesce('walpressure fleet run ' || run_id, 'walpressure fleet collect'));
 
 -- Where the sweep that backend pid waits for is: walpressure.progress there,
@@ -362,10 +365,14 @@ BEGIN
         VALUES (_fleet_collect_sweep.server, remote_id, (doc #>> '{sweep,started_at}')::timestamptz,
                 _fleet_collect_sweep.system_identifier, here, _fleet_collect_sweep.run_id);
     END IF;
+    -- the fleet run that started it, also when it never heard the sweep's id
     UPDATE walpressure.fleet_members m
-    SET sweep_id = here, sweep_status = s.status, steps_done = s.steps_done, steps_total = s.steps_total
+    SET remote_sweep_id = remote_id, sweep_id = here, sweep_status = s.status, steps_done = s.steps_done,
+        steps_total = s.steps_total
     FROM walpressure.sweeps s
-    WHERE s.sweep_id = here AND m.server = _fleet_collect_sweep.server AND m.remote_sweep_id = remote_id;
+    WHERE s.sweep_id = here AND m.server = _fleet_collect_sweep.server
+      AND (m.remote_sweep_id = remote_id
+           OR (m.remote_sweep_id IS NULL AND m.run_id = _fleet_collect_sweep.run_id));
     RETURN here;
 END
 $$;
@@ -409,9 +416,9 @@ BEGIN
                 SET system_identifier = who->>'system_identifier', server_version = who->>'server_version',
                     walpressure_version = who->>'walpressure', answered_at = clock_timestamp()
                 WHERE f.server = servers[i];
-                PERFORM walpressure._fleet_ask(conn, walpressure._fleet_session_sql(NULL), within);
+                PERFORM walpressure._fleet_ask(conn, walpressure._fleet_session_sql(NULL, within), within);
                 list := walpressure._fleet_ask(conn, $q$SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                            'id', s.sweep_id, 'started_at', s.started_at) ORDER BY s.sweep_id), '[]')
+                            'id', s.sweep_id, 'started_at', s.started_at, 'label', s.label) ORDER BY s.sweep_id), '[]')
                         FROM walpressure.sweeps s WHERE s.status <> 'running' AND s.origin IS NULL$q$, within);
                 FOR e IN SELECT x FROM jsonb_array_elements(list) AS x LOOP
                     rid := (e->>'id')::bigint;
@@ -427,9 +434,13 @@ BEGIN
                     BEGIN
                         here := walpressure._fleet_collect_sweep(
                             conn, servers[i], rid,
+                            -- the fleet run that started it: by the id it heard, or by
+                            -- the label it gave (when it did not live to hear the id)
                             (SELECT m.run_id FROM walpressure.fleet_members m
-                             WHERE m.server = servers[i] AND m.remote_sweep_id = rid
-                             ORDER BY m.run_id DESC LIMIT 1),
+                             WHERE m.server = servers[i]
+                               AND (m.remote_sweep_id = rid
+                                    OR (m.remote_sweep_id IS NULL AND e->>'label' = 'fleet run ' || m.run_id))
+                             ORDER BY m.remote_sweep_id IS NULL, m.run_id DESC LIMIT 1),
                             who->>'system_identifier', within);
                         collected := collected + 1;
                         sweep_ids := sweep_ids || here;
@@ -667,13 +678,16 @@ BEGIN
                         SET system_identifier = sysid[i], server_version = who->>'server_version',
                             walpressure_version = who->>'walpressure', answered_at = clock_timestamp()
                         WHERE f.server = servers[i];
-                        PERFORM walpressure._fleet_ask(rc[i], walpressure._fleet_session_sql(run_id), lost_after);
+                        PERFORM walpressure._fleet_ask(rc[i], walpressure._fleet_session_sql(run_id, lost_after), lost_after);
                         PERFORM walpressure._fleet_connect(wc[i], servers[i]);
-                        PERFORM walpressure._fleet_ask(wc[i], walpressure._fleet_session_sql(run_id), lost_after);
+                        PERFORM walpressure._fleet_ask(wc[i], walpressure._fleet_session_sql(run_id, lost_after), lost_after);
                         PERFORM walpressure._fleet_send(rc[i], statement);
                         rpid[i] := (who->>'pid')::int;
                         watch[i] := walpressure._fleet_watch_sql(rpid[i], (who->>'progress')::bool);
                         heard[i] := clock_timestamp();
+                        -- the first look at once: the sweep's id, as soon as it has one
+                        PERFORM walpressure._fleet_send(wc[i], watch[i]);
+                        asked[i] := clock_timestamp();
                         st[i] := 'running';
                         UPDATE walpressure.fleet_members m
                         SET state = 'running', remote_pid = rpid[i], last_heard = heard[i]
@@ -736,7 +750,7 @@ BEGIN
                         st[i] := 'lost';
                         UPDATE walpressure.fleet_members m
                         SET state = 'lost', remote_sweep_id = coalesce(rid[i], m.remote_sweep_id), ended_at = clock_timestamp(),
-                            detail = format('no answer for %s: the server or the network to it is gone.  The server cancels its sweep itself once it sees this session gone (its TCP keepalives give up within about 30 s); fleet_collect() gathers it when the server answers again',
+                            detail = format('no answer for %s: the server or the network to it is gone.  The server cancels its sweep itself once it has heard nothing from this session for about as long (its TCP keepalives and tcp_user_timeout give up); fleet_collect() gathers it when the server answers again',
                                             lost_after)
                         WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
                     END IF;
@@ -862,7 +876,7 @@ SELECT m.run_id,
        m.system_identifier,
        m.started_at,
        m.ended_at,
-       r.status AS run_status,
+       CASE WHEN NOT l.alive THEN 'orphaned' ELSE r.status END AS run_status,
        r.run_by
 FROM fleet_members m
 JOIN fleet_runs r USING (run_id)
@@ -874,7 +888,7 @@ CROSS JOIN LATERAL (
 ORDER BY m.run_id DESC, m.server;
 
 COMMENT ON VIEW fleet_progress IS
-'Every server of every fleet run, in one view: its state (connecting, running, collecting, collected, unreachable, refused, failed, lost, cancelled; orphaned: the session that ran it ended, and the server cancelled its sweep), its sweep there and here, step i of n, value and phase as last heard (twice a second while it runs), seconds since, the estimated end, and why it ended as it did';
+'Every server of every fleet run, in one view: its state (connecting, running, collecting, collected, unreachable, refused, failed, lost, cancelled; orphaned: the session that ran it ended, and the server cancelled its sweep), its sweep there and here, step i of n, value and phase as last heard (about once a second while it runs), seconds since, the estimated end, why it ended as it did, and the run''s status (running, done, cancelled; orphaned: its session ended while it ran)';
 
 -- The fleet's answer: one row per server and question (the sweeps of one
 -- fleet run; sweeps gathered otherwise, by setting and values), the latest
