@@ -654,6 +654,7 @@ wp_fleet_cancel(PG_FUNCTION_ARGS)
 	char		nulls[2] = {' ', ' '};
 	char	   *run_by;
 	char	   *status;
+	bool		alive;
 	Oid			owner;
 	bool		isnull;
 	int64		n;
@@ -661,7 +662,10 @@ wp_fleet_cancel(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	nest = wp_safe_path_begin();
-	if (SPI_execute_with_args("SELECT run_by::text, status FROM walpressure.fleet_runs WHERE run_id = $1",
+	if (SPI_execute_with_args("SELECT r.run_by::text, r.status, "
+							  "EXISTS (SELECT FROM pg_catalog.pg_stat_activity a WHERE a.pid = r.pid "
+							  "AND (a.backend_start = r.backend_start OR a.backend_start IS NULL)) "
+							  "FROM walpressure.fleet_runs r WHERE r.run_id = $1",
 							  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(run_id)},
 							  NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read walpressure.fleet_runs");
@@ -672,12 +676,19 @@ wp_fleet_cancel(PG_FUNCTION_ARGS)
 				 errhint("walpressure.fleet_runs lists them.")));
 	run_by = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	status = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	alive = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	owner = get_role_oid(run_by, true);
 	if (!superuser() && (!OidIsValid(owner) || !has_privs_of_role(GetUserId(), owner)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to cancel fleet run " INT64_FORMAT, run_id),
 				 errdetail("It was started by role \"%s\"; only roles with its privileges may cancel it.", run_by)));
+	if (strcmp(status, "running") == 0 && !alive)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("fleet run " INT64_FORMAT " lost the session that ran it", run_id),
+				 errdetail("Each of its servers cancelled its sweep when it saw that session's connection close."),
+				 errhint("SELECT * FROM walpressure.fleet_collect(); gathers what they did.")));
 	if (strcmp(status, "running") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -471,6 +471,9 @@ for my $n ([ 'a', $a ], [ 'c', $c ])
 }
 is(q0(q{SELECT string_agg(state, ' ' ORDER BY server) || ' ' || min(run_status) FROM walpressure.fleet_progress WHERE run_id = 5}),
 	'orphaned orphaned orphaned', 'the view says the run lost its session');
+($out, $err) = ('', '');
+$central->psql('postgres', 'SELECT walpressure.fleet_cancel(5)', stderr => \$err);
+like($err, qr/fleet run 5 lost the session that ran it/, 'fleet_cancel of that run says it has nothing to cancel');
 @coll = split /\n/, q0(q{SELECT server || ' ' || collected FROM walpressure.fleet_collect(ARRAY['a', 'c']) ORDER BY 1});
 is_deeply(\@coll, [ 'a 2', 'c 2' ], 'fleet_collect gathers what the stopped runs did');
 is(q0(q{SELECT string_agg(sweep_status, ' ' ORDER BY server) FROM walpressure.fleet_progress WHERE run_id = 5}),
