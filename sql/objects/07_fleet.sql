@@ -189,6 +189,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     deadline timestamptz := clock_timestamp() + within;
+    pause float8 := 0.0005;     -- doubled up to 50 ms: a near server's answer is not waited for long
 BEGIN
     PERFORM walpressure._fleet_send(conn, sql);
     WHILE walpressure._fleet_busy(conn) LOOP
@@ -196,7 +197,8 @@ BEGIN
             RAISE EXCEPTION 'no answer within %', within
                 USING ERRCODE = 'connection_failure';
         END IF;
-        PERFORM pg_sleep(0.01);
+        PERFORM pg_sleep(pause);
+        pause := least(2 * pause, 0.05);
     END LOOP;
     RETURN walpressure._fleet_result(conn);
 END
