@@ -28,6 +28,7 @@
 
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "catalog/pg_foreign_server.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "storage/proc.h"
@@ -61,6 +62,25 @@ wp_namespace_aclcheck(Oid nsp, Oid roleid, AclMode mode)
 	return pg_namespace_aclcheck(nsp, roleid, mode);
 #endif
 }
+
+/* May the role use the foreign server?  (16 made the checks per class.) */
+static inline AclResult
+wp_foreign_server_aclcheck(Oid srv, Oid roleid, AclMode mode)
+{
+#if PG_VERSION_NUM >= 160000
+	return object_aclcheck(ForeignServerRelationId, srv, roleid, mode);
+#else
+	return pg_foreign_server_aclcheck(srv, roleid, mode);
+#endif
+}
+
+/*
+ * pq_check_connection (14 on, unchanged to 19): is the client's socket still
+ * open?  Declared here because its header, libpq/libpq.h, includes
+ * libpq-be.h, which needs the GSSAPI headers on a server built with GSSAPI
+ * (Debian's are) and a build machine may lack them.
+ */
+extern bool pq_check_connection(void);
 
 /* The i-th (from 1) entry of the backend status array (renamed in 16.0). */
 static inline LocalPgBackendStatus *

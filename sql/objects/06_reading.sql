@@ -607,11 +607,23 @@ DECLARE
     a walpressure.sweeps;
     b walpressure.sweeps;
     diffs text[];
+    here text := (SELECT c.system_identifier::text FROM pg_control_system() c);
 BEGIN
     -- compare() checked that both exist and vary the same setting
     SELECT * INTO a FROM walpressure.sweeps w WHERE w.sweep_id = _compare.sweep_a;
     SELECT * INTO b FROM walpressure.sweeps w WHERE w.sweep_id = _compare.sweep_b;
     diffs := array_remove(ARRAY[
+        -- where each ran: this server, or the one it was imported from (by
+        -- its fleet name when the fleet gathered it)
+        CASE WHEN coalesce(a.origin->>'system_identifier', here)
+                  IS DISTINCT FROM coalesce(b.origin->>'system_identifier', here) THEN
+            format('server %s / %s',
+                   coalesce((SELECT f.server::text FROM walpressure.fleet_sweeps f WHERE f.sweep_id = a.sweep_id),
+                            'system ' || (a.origin->>'system_identifier'), 'this one'),
+                   coalesce((SELECT f.server::text FROM walpressure.fleet_sweeps f WHERE f.sweep_id = b.sweep_id),
+                            'system ' || (b.origin->>'system_identifier'), 'this one')) END,
+        CASE WHEN a.wal_disk IS DISTINCT FROM b.wal_disk THEN
+            format('WAL disk %s / %s', coalesce(a.wal_disk, 'unknown'), coalesce(b.wal_disk, 'unknown')) END,
         CASE WHEN a.workload <> b.workload THEN format('workload %s / %s', a.workload, b.workload) END,
         CASE WHEN a.clients <> b.clients THEN format('clients %s / %s', a.clients, b.clients) END,
         CASE WHEN a.duration <> b.duration THEN

@@ -168,7 +168,7 @@ wp_cancel_sweep(PG_FUNCTION_ARGS)
 				 errmsg("permission denied to cancel sweep " INT64_FORMAT, id),
 				 errdetail("Only roles with the privileges of the role that runs a sweep may cancel it, and only superusers a superuser's.")));
 	if (running)
-		wp_job_cancel(seq);
+		wp_job_cancel(seq, WP_CANCEL_ASKED);
 
 	if (!running)
 		wp_refuse_not_running(id);

@@ -334,7 +334,9 @@ wp_coordinator_main(Datum main_arg)
 
 	/* who cancelled, when it was not cancel_sweep or the caller */
 	if (strcmp(status, "cancelled") == 0 && error == NULL)
-		error = wp_terminated ? "the coordinator was terminated (server shutdown or pg_terminate_backend)" :
+		error = wp_job_cancel_why() == WP_CANCEL_CALLER_GONE ?
+			"the connection of the session that waited for it was lost (its client closed it, or a network cut ended it)" :
+			wp_terminated ? "the coordinator was terminated (server shutdown or pg_terminate_backend)" :
 			wp_cancelled_by_signal ? "the coordinator was cancelled (pg_cancel_backend)" : NULL;
 
 	need_recovery = wp_coordinator_put_back(&plan, &hold, id, status, error, cxt);

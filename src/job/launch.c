@@ -29,16 +29,20 @@
 #include "tcop/pquery.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "tcop/tcopprot.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/portal.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/timeout.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "job/launch.h"
 #include "job/slot_layout.h"
 #include "live/shmem.h"
@@ -150,6 +154,55 @@ wp_job_wait_gone(const WpOutcome *o)
 	}
 }
 
+/*
+ * A NOTICE to the waiting caller, with interrupts held: sending it is how a
+ * lost client is often first seen (ClientConnectionLost), and ereport's own
+ * CHECK_FOR_INTERRUPTS would end this process there with a FATAL, before
+ * the wait loop has stopped the worker.  The loop sees the loss next.
+ */
+static void
+wp_job_notice(const char *text)
+{
+	HOLD_INTERRUPTS();
+	ereport(NOTICE, (errmsg("%s", text)));
+	RESUME_INTERRUPTS();
+}
+
+/*
+ * The launch a caller waits for, 0 when none: cancelled if the caller's
+ * process ends while it waits (a FATAL raised anywhere, a lost client seen
+ * outside the wait loop), so that no sweep outlives the session that waited
+ * for it.  A cancelled or finished launch is left alone (wp_job_cancel
+ * acts only on a running launch of that number).
+ */
+static uint64 wp_waiting_seq = 0;
+
+static void
+wp_job_caller_exit(int code, Datum arg)
+{
+	if (wp_waiting_seq != 0)
+		wp_job_cancel(wp_waiting_seq, ClientConnectionLost ? WP_CANCEL_CALLER_GONE : WP_CANCEL_ASKED);
+}
+
+static void
+wp_job_caller_begin(uint64 seq)
+{
+	static bool registered = false;
+
+	if (!registered)
+	{
+		before_shmem_exit(wp_job_caller_exit, (Datum) 0);
+		registered = true;
+	}
+	wp_waiting_seq = seq;
+}
+
+static void
+wp_job_caller_end(void)
+{
+	wp_waiting_seq = 0;
+}
+
 /* The NOTICE of a long step: where it is. */
 static void
 wp_job_notice_phase(void)
@@ -175,7 +228,7 @@ wp_job_notice_phase(void)
 	}
 	LWLockRelease(wp_job->lock);
 	if (text != NULL)
-		ereport(NOTICE, (errmsg("%s", text)));
+		wp_job_notice(text);
 }
 
 /*
@@ -215,10 +268,46 @@ wp_job_may_release_snapshot(void)
 }
 
 /*
+ * Is the waiting caller's client gone?  A NOTICE that could not be sent
+ * says so (ClientConnectionLost); and with client_connection_check_interval
+ * set, its timer asks for a look at the socket, which is taken here as
+ * ProcessInterrupts takes it (the wait runs no CHECK_FOR_INTERRUPTS while
+ * the job runs, so that a cancel stops the worker before it raises): a
+ * closed socket, or one whose TCP keepalives or tcp_user_timeout gave up
+ * (a network cut), is a lost client.  The caller it waits for is then
+ * nobody: the job is cancelled as a Ctrl-C cancels it, and the FATAL
+ * "connection to client lost" follows.  walpressure's fleet sets that
+ * interval and the keepalives on the sessions it starts sweeps from, so
+ * that a sweep never outlives the central session that started it.
+ */
+static bool
+wp_job_client_lost(void)
+{
+	if (ClientConnectionLost)
+		return true;
+	if (CheckClientConnectionPending)
+	{
+		CheckClientConnectionPending = false;
+		if (whereToSendOutput == DestRemote && client_connection_check_interval > 0)
+		{
+			if (!pq_check_connection())
+			{
+				ClientConnectionLost = true;
+				InterruptPending = true;
+				return true;
+			}
+			enable_timeout_after(CLIENT_CONNECTION_CHECK_TIMEOUT, client_connection_check_interval);
+		}
+	}
+	return false;
+}
+
+/*
  * Wait for the worker of launch `seq`.  With until_id, return as soon as it
  * has recorded its sweep id.  Sends a NOTICE per step done, and one at
- * least every 10 s of a long step; on a query cancel, cancels the worker,
- * waits for it to stop, then lets the cancel error through.
+ * least every 10 s of a long step; on a query cancel, a termination or a
+ * lost client, cancels the worker, waits for it to stop, then lets the
+ * cancel error (or the FATAL) through.
  */
 static void
 wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome *o)
@@ -234,11 +323,12 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 	for (;;)
 	{
 		pid_t		pid;
+		bool		lost = wp_job_client_lost();
 
-		if (QueryCancelPending || ProcDiePending)
+		if (QueryCancelPending || ProcDiePending || lost)
 		{
 			/* stop our worker (not a later launch's), give it time to record that */
-			wp_job_cancel(seq);
+			wp_job_cancel(seq, lost ? WP_CANCEL_CALLER_GONE : WP_CANCEL_ASKED);
 			for (int waited = 0; waited < WP_CANCEL_WAIT_MS; waited += 100)
 			{
 				wp_job_read(seq, o);
@@ -255,7 +345,7 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 		wp_job_read(seq, o);
 		if (!until_id && o->steps_done > reported)
 		{
-			ereport(NOTICE, (errmsg("%s", o->last_step)));
+			wp_job_notice(o->last_step);
 			reported = o->steps_done;
 			last_notice = GetCurrentTimestamp();
 		}
@@ -330,6 +420,8 @@ wp_job_start_sweep(const WpSweepRequest *req, bool wait, WpLaunch *launch)
 				 errhint("Use READ COMMITTED, or wait => false and read walpressure.sweeps.")));
 	launch->seq = wp_job_claim(WP_JOB_SWEEP, req, sizeof(WpSweepRequest));
 	launch->handle = wp_job_start_worker(launch->seq, "wp_coordinator_main", "walpressure coordinator");
+	if (wait)
+		wp_job_caller_begin(launch->seq);
 
 	memset(&o, 0, sizeof(o));
 	wp_job_wait(launch->seq, launch->handle, true, &o);
@@ -350,6 +442,7 @@ wp_job_wait_sweep(const WpLaunch *launch)
 
 	memset(&o, 0, sizeof(o));
 	wp_job_wait(launch->seq, launch->handle, false, &o);
+	wp_job_caller_end();
 	if (strcmp(o.status, "failed") == 0)
 		wp_job_raise(&o, psprintf("sweep " INT64_FORMAT " failed: ", o.sweep_id),
 					 "The steps finished before the failure are in walpressure.steps.");
@@ -372,8 +465,10 @@ wp_job_run_init(const WpInitRequest *req)
 
 	seq = wp_job_claim(WP_JOB_INIT_PGBENCH, req, sizeof(WpInitRequest));
 	handle = wp_job_start_worker(seq, "wp_init_pgbench_main", "walpressure init_pgbench");
+	wp_job_caller_begin(seq);
 	memset(&o, 0, sizeof(o));
 	wp_job_wait(seq, handle, false, &o);
+	wp_job_caller_end();
 	if (strcmp(o.status, "done") != 0)
 		wp_job_raise(&o, psprintf("init_pgbench %s: ", o.status), NULL);
 }
@@ -408,7 +503,7 @@ wp_job_stop_role(Oid role)
 				 errmsg("permission denied to cancel the sweep of role \"%s\"",
 						GetUserNameFromId(role, false)),
 				 errdetail("Its rights cannot be taken while it runs; only roles with its privileges may cancel it, and only superusers a superuser's.")));
-	wp_job_cancel(seq);
+	wp_job_cancel(seq, WP_CANCEL_ASKED);
 	wp_job_wait_finished(seq);
 	if (id == 0)
 	{

@@ -58,7 +58,7 @@ wp_job_shmem_init(void *block, bool found, LWLock *lock)
 		memset(wp_job, 0, sizeof(WpJob));
 		wp_job->lock = lock;
 		wp_job->state = WP_JOB_IDLE;
-		pg_atomic_init_u32(&wp_job->cancel, 0);
+		pg_atomic_init_u32(&wp_job->cancel, WP_CANCEL_NONE);
 	}
 }
 
@@ -157,14 +157,23 @@ wp_job_set_total(int steps_total)
 bool
 wp_job_cancelled(void)
 {
-	return pg_atomic_read_u32(&wp_job->cancel) != 0;
+	return pg_atomic_read_u32(&wp_job->cancel) != WP_CANCEL_NONE;
 }
 
-/* Cancel the job from its own worker (SIGTERM). */
+/* Why the job was cancelled (WP_CANCEL_NONE: it was not). */
+WpCancelWhy
+wp_job_cancel_why(void)
+{
+	return (WpCancelWhy) pg_atomic_read_u32(&wp_job->cancel);
+}
+
+/* Cancel the job from its own worker (SIGTERM), keeping an earlier reason. */
 void
 wp_job_cancel_self(void)
 {
-	pg_atomic_write_u32(&wp_job->cancel, 1);
+	uint32		none = WP_CANCEL_NONE;
+
+	(void) pg_atomic_compare_exchange_u32(&wp_job->cancel, &none, WP_CANCEL_ASKED);
 }
 
 /*
@@ -183,10 +192,11 @@ wp_job_worker_begin(void)
  * between its steps, and interrupt what it is doing now (a checkpoint, a
  * prewarm, a wait) as pg_cancel_backend would: the worker treats that as
  * the cancel, puts back what it holds and ends.  The worker runs none of
- * the caller's code, so nothing can swallow the interrupt.
+ * the caller's code, so nothing can swallow the interrupt.  `why` is kept
+ * in the flag, for the sweep's row.
  */
 void
-wp_job_cancel(uint64 seq)
+wp_job_cancel(uint64 seq, WpCancelWhy why)
 {
 	pid_t		pid = 0;
 
@@ -194,7 +204,7 @@ wp_job_cancel(uint64 seq)
 	if (wp_job->launch_seq == seq &&
 		(wp_job->state == WP_JOB_STARTING || wp_job->state == WP_JOB_RUNNING))
 	{
-		pg_atomic_write_u32(&wp_job->cancel, 1);
+		pg_atomic_write_u32(&wp_job->cancel, why);
 		pid = wp_job->worker_pid;
 	}
 	LWLockRelease(wp_job->lock);
@@ -322,7 +332,7 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 	wp_job->phase = WP_PHASE_STARTING;
 	wp_job->started_at = wp_job->phase_at = GetCurrentTimestamp();
 	wp_job->step_at = wp_job->first_step_at = wp_job->last_done_at = 0;
-	pg_atomic_write_u32(&wp_job->cancel, 0);
+	pg_atomic_write_u32(&wp_job->cancel, WP_CANCEL_NONE);
 	memcpy(&wp_job->req, req, len);
 	LWLockRelease(wp_job->lock);
 	return seq;

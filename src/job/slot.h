@@ -39,6 +39,14 @@ typedef enum WpPhase
 	WP_PHASE_RESTORE
 } WpPhase;
 
+/* Why a job was cancelled: the value of its cancel flag. */
+typedef enum WpCancelWhy
+{
+	WP_CANCEL_NONE = 0,
+	WP_CANCEL_ASKED,			/* cancel_sweep, the caller's Ctrl-C, a signal */
+	WP_CANCEL_CALLER_GONE		/* the waiting caller's connection was lost */
+} WpCancelWhy;
+
 #define WP_STATUS_LEN 16
 #define WP_MESSAGE_MAX 1024
 
@@ -81,8 +89,9 @@ extern void wp_job_note(const char *note);
 extern void wp_job_started(int64 sweep_id, int steps_total);
 extern void wp_job_set_total(int steps_total);
 extern bool wp_job_cancelled(void);
+extern WpCancelWhy wp_job_cancel_why(void);
 extern void wp_job_cancel_self(void);
-extern void wp_job_cancel(uint64 seq);
+extern void wp_job_cancel(uint64 seq, WpCancelWhy why);
 extern void wp_job_finish(const char *status, ErrorData *edata, int64 sweep_id);
 extern int64 wp_job_sweep_id(void);
 extern void wp_job_worker_begin(void);

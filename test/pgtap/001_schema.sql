@@ -1,6 +1,6 @@
 -- The SQL contract: schema, views and their columns, functions.
 BEGIN;
-SELECT plan(20);
+SELECT plan(25);
 
 SELECT has_extension('walpressure', 'walpressure', 'extension is installed in schema walpressure');
 SELECT has_schema('walpressure');
@@ -43,7 +43,12 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us', '_threshold_side',
     '_threshold_text', '_threshold_reading', '_rate_answer', 'predict', '_predict', '_mva_predict',
-    '_flush_floor']);
+    '_flush_floor',
+    'fleet_register', '_fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
+    '_fleet_collect_sweep', 'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
+    '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_result', '_fleet_ask',
+    '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version', '_fleet_version',
+    '_fleet_refusal', '_fleet_line', '_fleet_error']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
@@ -76,6 +81,23 @@ SELECT function_lang_is('walpressure', '_mva_predict',
                         ARRAY['integer', 'double precision', 'double precision', 'double precision',
                               'double precision', 'double precision', 'integer'],
                         'c', 'the MVA is C (src/sweep/mva.c)');
+-- the fleet: dblink is optional (the extension requires pg_prewarm only, above)
+SELECT columns_are('walpressure', 'fleet_progress', ARRAY[
+    'run_id', 'server', 'state', 'sweep_status', 'remote_sweep_id', 'sweep_id', 'step', 'steps_done',
+    'steps_total', 'value', 'phase', 'estimated_end', 'last_heard', 'silent_s', 'detail',
+    'system_identifier', 'started_at', 'ended_at', 'run_status', 'run_by']);
+SELECT columns_are('walpressure', 'fleet_reading', ARRAY[
+    'question', 'run_id', 'server', 'sweep_id', 'remote_sweep_id', 'status', 'setting', 'answered',
+    'best_value', 'gain', 'gain_ci_low', 'gain_ci_high', 'verdict', 'fsync_ms', 'commits_per_fsync',
+    'syncrep_wait_pct', 'group_servers', 'outlier', 'answer', 'system_identifier', 'server_version',
+    'cpus', 'wal_disk']);
+SELECT is((SELECT proargnames::text || ' ' || proargmodes::text FROM pg_proc WHERE oid = 'walpressure.fleet_run'::regproc),
+          '{sweep,servers,lost_after,run_id} {i,i,i,b}',
+          'fleet_run takes the sweep, the servers, lost_after; returns the run id');
+SELECT is((SELECT prokind FROM pg_proc WHERE oid = 'walpressure.fleet_run'::regproc), 'p',
+          'fleet_run is a procedure (it commits as it goes)');
+SELECT col_is_pk('walpressure', 'fleet_sweeps', ARRAY['server', 'remote_sweep_id'],
+                 'a gathered sweep is keyed by its server and its id there');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(38);
+SELECT plan(55);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -47,7 +47,19 @@ FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'i
              ('prewarm', ARRAY['regclass[]']),
              ('set_iops_cap', ARRAY['integer', 'integer', 'text']),
              ('clear_iops_cap', ARRAY['text']),
-             ('probe_fsync', ARRAY['interval', 'integer'])) AS f(f, args);
+             ('probe_fsync', ARRAY['interval', 'integer']),
+             ('fleet_run', ARRAY['jsonb', 'text[]', 'interval', 'bigint']),
+             ('_fleet_run', ARRAY['bigint', 'text[]', 'jsonb', 'text', 'interval']),
+             ('fleet_collect', ARRAY['text[]']),
+             ('_fleet_collect', ARRAY['text[]']),
+             ('_fleet_collect_sweep', ARRAY['text', 'text', 'bigint', 'bigint', 'text', 'interval']),
+             ('fleet_register', ARRAY['text', 'boolean']),
+             ('_fleet_register', ARRAY['text', 'boolean']),
+             ('fleet_cancel', ARRAY['bigint', 'text[]'])) AS f(f, args);
+-- the fleet's tables and views: pg_monitor reads them, and nothing more
+SELECT table_privs_are('walpressure', t, 'pg_monitor', ARRAY['SELECT'])
+FROM unnest(ARRAY['fleet_servers', 'fleet_runs', 'fleet_members', 'fleet_sweeps', 'fleet_progress',
+                  'fleet_reading']) AS t;
 SELECT table_privs_are('walpressure', 'iops_cap', 'pg_monitor', ARRAY['SELECT']);
 SELECT table_privs_are('walpressure', t, 'pg_monitor', ARRAY['SELECT'])
 FROM unnest(ARRAY['sweeps', 'steps', 'progress']) AS t;
@@ -64,6 +76,11 @@ SET LOCAL ROLE regress_tap_monitor;
 SELECT throws_ok('SELECT walpressure.reset()', '42501', 'permission denied for function reset',
                  'pg_monitor cannot reset');
 SELECT lives_ok('SELECT * FROM walpressure.live', 'pg_monitor reads live');
+SELECT lives_ok('SELECT * FROM walpressure.fleet_progress', 'pg_monitor reads the fleet''s progress');
+SELECT throws_ok($$CALL walpressure.fleet_run('{"setting": "commit_delay", "vals": [0]}')$$, '42501',
+                 'permission denied for procedure fleet_run', 'pg_monitor cannot start the fleet''s sweeps');
+SELECT throws_ok('SELECT * FROM walpressure.fleet_collect()', '42501',
+                 'permission denied for function fleet_collect', 'nor gather them');
 RESET ROLE;
 
 SELECT * FROM finish();

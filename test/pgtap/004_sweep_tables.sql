@@ -34,7 +34,8 @@ SELECT ok(
     (SELECT array_agg(c.relname::text ORDER BY c.relname)
      FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
      WHERE e.extname = 'walpressure')
-    = ARRAY['search_rounds', 'step_replication', 'step_samples', 'step_statements', 'steps', 'sweeper_grants',
+    = ARRAY['fleet_members', 'fleet_runs', 'fleet_runs_run_id_seq', 'fleet_servers', 'fleet_sweeps',
+            'search_rounds', 'step_replication', 'step_samples', 'step_statements', 'steps', 'sweeper_grants',
             'sweeper_grants_grant_id_seq', 'sweeps', 'sweeps_sweep_id_seq'],
     'results are kept by pg_dump (pg_extension_config_dump)');
 

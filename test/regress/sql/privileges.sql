@@ -28,6 +28,14 @@ SELECT walpressure.clear_iops_cap();
 SELECT * FROM walpressure.probe_fsync();
 SELECT count(*) AS readable FROM walpressure.iops_cap;
 DELETE FROM walpressure.sweeps;
+-- the fleet: its views read, nothing started, gathered or cancelled
+SELECT count(*) >= 0 AS readable FROM walpressure.fleet_progress;
+SELECT count(*) >= 0 AS readable FROM walpressure.fleet_reading;
+CALL walpressure.fleet_run('{"setting": "commit_delay", "vals": [0]}');
+SELECT * FROM walpressure.fleet_collect();
+SELECT walpressure.fleet_register('x');
+SELECT walpressure.fleet_cancel(1);
+INSERT INTO walpressure.fleet_servers (server) VALUES ('x');
 RESET ROLE;
 
 -- the functions behind the views are not for PUBLIC either

@@ -1,0 +1,746 @@
+/*-------------------------------------------------------------------------
+ *
+ * fleet.c
+ *		The fleet's entry points: fleet_register(), fleet_run(),
+ *		fleet_collect() and fleet_cancel().  What they are given is checked
+ *		here, in C, as the caller, before any server is contacted; the work
+ *		is then the SQL of sql/objects/07_fleet.sql, over dblink, run through
+ *		SPI as the caller.
+ *
+ * The security of the fleet rests on three rules, each enforced here:
+ *
+ *	- A server is reached only through a foreign server the caller may use
+ *	  (USAGE) and a user mapping of the caller's own role, never PUBLIC's:
+ *	  dblink then connects as the remote role that mapping names, with its
+ *	  password (dblink refuses a non-superuser a connection that used none),
+ *	  and every function of the fleet runs as its caller (no SECURITY
+ *	  DEFINER anywhere), so no role can reach a server through a mapping
+ *	  that is not its own.  walpressure stores no password and builds no
+ *	  connection string: dblink reads the foreign server's options and the
+ *	  mapping's.
+ *	- On each server the sweep is that server's run_sweep, called by the
+ *	  mapped role: it checks every argument and every right there, as it
+ *	  does for a sweep started in psql.  Starting a fleet's sweeps thus
+ *	  needs exactly the rights a sweep needs on each server; nothing central
+ *	  can lend more.
+ *	- The call sent is built here from a closed list of run_sweep's
+ *	  argument names, each value a quoted literal of the type that argument
+ *	  takes: no text of the caller's becomes SQL.
+ *
+ * IDENTIFICATION
+ *	  src/api/fleet.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "catalog/pg_user_mapping.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "foreign/foreign.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "compat.h"
+#include "api/arguments.h"
+#include "common/worker.h"
+
+PG_FUNCTION_INFO_V1(wp_fleet_register);
+PG_FUNCTION_INFO_V1(wp_fleet_run);
+PG_FUNCTION_INFO_V1(wp_fleet_collect);
+PG_FUNCTION_INFO_V1(wp_fleet_cancel);
+
+/* The most servers one call names. */
+#define WP_FLEET_MAX_SERVERS	1000
+
+/* What a run_sweep argument takes, in the sweep document. */
+typedef enum WpFleetArg
+{
+	FA_TEXT,					/* a string */
+	FA_INT,						/* a whole number */
+	FA_BOOL,					/* true or false */
+	FA_OBJECT,					/* a JSON object (settings) */
+	FA_SECONDS,					/* an interval ('30 s') or seconds (30) */
+	FA_REPEATS,					/* a whole number or 'auto' */
+	FA_VALS,					/* an array of values */
+	FA_REAL,					/* a number (rate, latency_limit) */
+	FA_NUMTEXT					/* a number, or text with a unit (resolution) */
+} WpFleetArg;
+
+/*
+ * run_sweep's arguments a fleet passes on, in run_sweep's order.  wait and
+ * standby_conninfo are not among them (wp_fleet_statement says why).
+ */
+static const struct
+{
+	const char *name;
+	WpFleetArg	kind;
+}			wp_fleet_args[] =
+{
+	{"setting", FA_TEXT},
+	{"vals", FA_VALS},
+	{"clients", FA_INT},
+	{"duration", FA_SECONDS},
+	{"workload", FA_TEXT},
+	{"iops_cap", FA_INT},
+	{"warmup", FA_SECONDS},
+	{"repeats", FA_REPEATS},
+	{"settings", FA_OBJECT},
+	{"prewarm", FA_BOOL},
+	{"label", FA_TEXT},
+	{"accept_data_loss", FA_BOOL},
+	{"engine", FA_TEXT},
+	{"script", FA_TEXT},
+	{"budget", FA_SECONDS},
+	{"checkpoint", FA_BOOL},
+	{"on_standby_loss", FA_TEXT},
+	{"rate", FA_REAL},
+	{"latency_limit", FA_REAL},
+	{"range", FA_TEXT},
+	{"search", FA_TEXT},
+	{"resolution", FA_NUMTEXT},
+};
+
+/*
+ * dblink must be installed in this database: the fleet's only dependency
+ * beyond walpressure's own (the SQL finds its schema).
+ */
+static void
+wp_fleet_need_dblink(void)
+{
+	Oid			ext = get_extension_oid("dblink", true);
+
+	if (!OidIsValid(ext))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the fleet needs the dblink extension in this database"),
+				 errdetail("walpressure reaches the fleet's servers over dblink, through foreign servers and user mappings."),
+				 errhint("CREATE EXTENSION dblink first (it comes with PostgreSQL's contrib modules).")));
+}
+
+/*
+ * A foreign server the caller may reach the fleet's way: it exists, the
+ * caller may use it, and a user mapping of the caller's own role is there.
+ * Returns its oid.
+ */
+static Oid
+wp_fleet_server(const char *name)
+{
+	ForeignServer *srv;
+	Oid			role = GetUserId();
+
+	srv = GetForeignServerByName(name, true);
+	if (srv == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("foreign server \"%s\" does not exist", name),
+				 errhint("A server of the fleet is a foreign server: CREATE SERVER %s FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '...', dbname '...', connect_timeout '10'); and a user mapping for the roles that use it.",
+						 quote_identifier(name))));
+
+	/*
+	 * dblink_connect takes a name that is not a foreign server's as a
+	 * connection string: a server whose name could read as one is refused,
+	 * so that dropping it could never turn its name into a destination.
+	 */
+	if (strchr(name, '=') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_NAME),
+				 errmsg("foreign server \"%s\" has a name the fleet cannot use", name),
+				 errdetail("dblink reads a name with \"=\" in it as a connection string."),
+				 errhint("ALTER SERVER %s RENAME TO a name without \"=\".", quote_identifier(name))));
+	if (wp_foreign_server_aclcheck(srv->serverid, role, ACL_USAGE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for foreign server %s", name),
+				 errhint("Its owner may GRANT USAGE ON FOREIGN SERVER %s TO %s;",
+						 quote_identifier(name), quote_identifier(GetUserNameFromId(role, false)))));
+	if (!SearchSysCacheExists2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(role),
+							   ObjectIdGetDatum(srv->serverid)))
+	{
+		bool		public_mapping = SearchSysCacheExists2(USERMAPPINGUSERSERVER,
+														   ObjectIdGetDatum(InvalidOid),
+														   ObjectIdGetDatum(srv->serverid));
+
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("no user mapping for role \"%s\" on foreign server \"%s\"",
+						GetUserNameFromId(role, false), name),
+				 public_mapping ?
+				 errdetail("The fleet does not use the PUBLIC mapping: through it every role that may use the server would act there as the role it maps to.") : 0,
+				 errhint("CREATE USER MAPPING FOR %s SERVER %s OPTIONS (user '...', password '...'); with a role of that server that has the rights the fleet's work needs there.",
+						 quote_identifier(GetUserNameFromId(role, false)), quote_identifier(name))));
+	}
+	return srv->serverid;
+}
+
+/* Is the server registered in walpressure.fleet_servers?  Inside SPI. */
+static bool
+wp_fleet_registered(const char *name)
+{
+	if (SPI_execute_with_args("SELECT 1 FROM walpressure.fleet_servers WHERE server = $1",
+							  1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(name)},
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read walpressure.fleet_servers");
+	return SPI_processed == 1;
+}
+
+/*
+ * The servers a call names: each registered and reachable the fleet's way
+ * (wp_fleet_server), none twice; NULL: every registered server.  Inside
+ * SPI.  Returns a text[] datum.
+ */
+static Datum
+wp_fleet_servers_arg(FunctionCallInfo fcinfo, int arg)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+
+	if (PG_ARGISNULL(arg))
+	{
+		if (SPI_execute("SELECT coalesce(array_agg(server::text ORDER BY server), '{}') FROM walpressure.fleet_servers",
+						true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not read walpressure.fleet_servers");
+		{
+			bool		isnull;
+			ArrayType  *all = DatumGetArrayTypeP(SPI_getbinval(SPI_tuptable->vals[0],
+															   SPI_tuptable->tupdesc, 1, &isnull));
+
+			deconstruct_array(all, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		}
+		if (n == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_NO_DATA_FOUND),
+					 errmsg("no server is registered in the fleet"),
+					 errhint("Register each with SELECT walpressure.fleet_register('server name');")));
+	}
+	else
+	{
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(arg);
+
+		if (ARR_NDIM(arr) > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("servers must be a one-dimensional array")));
+		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		if (n == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("servers is empty"),
+					 errhint("Name the servers, or pass NULL for every registered one.")));
+		if (n > WP_FLEET_MAX_SERVERS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("servers names %d servers; one call takes at most %d", n, WP_FLEET_MAX_SERVERS)));
+	}
+	for (int i = 0; i < n; i++)
+	{
+		char	   *name;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("servers holds a NULL")));
+		name = TextDatumGetCString(elems[i]);
+		for (int j = 0; j < i; j++)
+			if (strcmp(name, TextDatumGetCString(elems[j])) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("servers names \"%s\" twice", name)));
+		if (!wp_fleet_registered(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("server \"%s\" is not registered in the fleet", name),
+					 errhint("Register it with SELECT walpressure.fleet_register(%s);",
+							 quote_literal_cstr(name))));
+		(void) wp_fleet_server(name);
+	}
+	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/* Refuse the sweep document's `key`: `why`, with a hint. */
+static void
+wp_fleet_refuse(const char *key, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("sweep's \"%s\" %s", key, why),
+			 errhint("sweep holds run_sweep's arguments by name, for example '{\"setting\": \"commit_delay\", \"vals\": [0, 1000], \"clients\": 8, \"duration\": \"30 s\", \"repeats\": 3}'.")));
+}
+
+/* A JSON number's text, refused unless it is a whole number of int range. */
+static char *
+wp_fleet_int(const char *key, JsonbValue *v)
+{
+	char	   *text;
+	char	   *end;
+	long		x;
+
+	if (v->type != jbvNumeric)
+		wp_fleet_refuse(key, "must be a whole number");
+	text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	errno = 0;
+	x = strtol(text, &end, 10);
+	if (*end != '\0' || errno != 0 || x < PG_INT32_MIN || x > PG_INT32_MAX)
+		wp_fleet_refuse(key, "must be a whole number");
+	return text;
+}
+
+/* One of vals as the text run_sweep takes (a configuration: its JSON). */
+static char *
+wp_fleet_val(JsonbValue *e)
+{
+	switch (e->type)
+	{
+		case jbvString:
+			return pnstrdup(e->val.string.val, e->val.string.len);
+		case jbvNumeric:
+			return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(e->val.numeric)));
+		case jbvBool:
+			return pstrdup(e->val.boolean ? "true" : "false");
+		case jbvBinary:
+			if (JsonContainerIsObject(e->val.binary.data))
+				return JsonbToCString(NULL, e->val.binary.data, e->val.binary.len);
+			break;
+		default:
+			break;
+	}
+	wp_fleet_refuse("vals", "must hold values: strings, numbers, or JSON objects (a settings sweep's configurations)");
+	return NULL;				/* not reached */
+}
+
+/*
+ * The call each server runs: SELECT walpressure.run_sweep(name => value,
+ * ..., wait => true), from the sweep document, each name one of run_sweep's
+ * (wp_fleet_args), each value a quoted literal of its type.  The document's
+ * shape is checked here; what the values mean, each server's run_sweep
+ * checks as the role that runs it, with its own GUC machinery.  Without a
+ * label the sweeps are labelled "fleet run N".
+ */
+static char *
+wp_fleet_statement(Jsonb *sweep, int64 run_id)
+{
+	StringInfoData sql;
+	char	   *lits[lengthof(wp_fleet_args)] = {0};
+
+	if (!JB_ROOT_IS_OBJECT(sweep) || JB_ROOT_IS_SCALAR(sweep))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sweep must be a JSON object of run_sweep's arguments"),
+				 errhint("For example '{\"setting\": \"commit_delay\", \"vals\": [0, 1000], \"duration\": \"30 s\"}'.")));
+
+	for (int a = 0; a < lengthof(wp_fleet_args); a++)
+	{
+		const char *key = wp_fleet_args[a].name;
+		JsonbValue *v = getKeyJsonValueFromContainer(&sweep->root, key, strlen(key), NULL);
+		char	   *s;
+
+		if (v == NULL || v->type == jbvNull)
+			continue;
+		switch (wp_fleet_args[a].kind)
+		{
+			case FA_TEXT:
+				if (v->type != jbvString)
+					wp_fleet_refuse(key, "must be a string");
+				s = pnstrdup(v->val.string.val, v->val.string.len);
+				lits[a] = psprintf("%s::text", quote_literal_cstr(s));
+				break;
+			case FA_INT:
+				lits[a] = psprintf("'%s'::integer", wp_fleet_int(key, v));
+				break;
+			case FA_BOOL:
+				if (v->type != jbvBool)
+					wp_fleet_refuse(key, "must be true or false");
+				lits[a] = pstrdup(v->val.boolean ? "true" : "false");
+				break;
+			case FA_OBJECT:
+				if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+					wp_fleet_refuse(key, "must be a JSON object");
+				s = JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+				lits[a] = psprintf("%s::jsonb", quote_literal_cstr(s));
+				break;
+			case FA_SECONDS:
+				if (v->type == jbvNumeric)
+					lits[a] = psprintf("'%s'::numeric",
+									   DatumGetCString(DirectFunctionCall1(numeric_out,
+																		   NumericGetDatum(v->val.numeric))));
+				else if (v->type == jbvString)
+				{
+					s = pnstrdup(v->val.string.val, v->val.string.len);
+					/* an interval here, so that a typo is one error, not one per server */
+					(void) DirectFunctionCall3(interval_in, CStringGetDatum(s),
+											   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+					lits[a] = psprintf("%s::interval", quote_literal_cstr(s));
+				}
+				else
+					wp_fleet_refuse(key, "must be an interval ('30 s') or a number of seconds");
+				break;
+			case FA_REAL:
+				if (v->type != jbvNumeric)
+					wp_fleet_refuse(key, "must be a number");
+				lits[a] = psprintf("'%s'::float8",
+								   DatumGetCString(DirectFunctionCall1(numeric_out,
+																	   NumericGetDatum(v->val.numeric))));
+				break;
+			case FA_NUMTEXT:
+				if (v->type == jbvNumeric)
+					lits[a] = psprintf("'%s'::numeric",
+									   DatumGetCString(DirectFunctionCall1(numeric_out,
+																		   NumericGetDatum(v->val.numeric))));
+				else if (v->type == jbvString)
+					lits[a] = psprintf("%s::text",
+									   quote_literal_cstr(pnstrdup(v->val.string.val, v->val.string.len)));
+				else
+					wp_fleet_refuse(key, "must be a number or text with a unit");
+				break;
+			case FA_REPEATS:
+				if (v->type == jbvString && v->val.string.len == 4 &&
+					strncmp(v->val.string.val, "auto", 4) == 0)
+					lits[a] = pstrdup("'auto'::text");
+				else if (v->type == jbvNumeric)
+					lits[a] = psprintf("'%s'::integer", wp_fleet_int(key, v));
+				else
+					wp_fleet_refuse(key, "must be a number of rounds or \"auto\"");
+				break;
+			case FA_VALS:
+				{
+					JsonbIterator *it;
+					JsonbValue	e;
+					JsonbIteratorToken tok;
+					StringInfoData arr;
+					int			n = 0;
+
+					if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+						wp_fleet_refuse(key, "must be an array of values");
+					initStringInfo(&arr);
+					appendStringInfoString(&arr, "ARRAY[");
+					it = JsonbIteratorInit(v->val.binary.data);
+					while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+					{
+						if (tok != WJB_ELEM)
+							continue;
+						if (++n > WP_MAX_VALUES)
+							wp_fleet_refuse(key, psprintf("has more than %d values, the most a sweep takes", WP_MAX_VALUES));
+						appendStringInfo(&arr, "%s%s", n > 1 ? ", " : "", quote_literal_cstr(wp_fleet_val(&e)));
+					}
+					if (n == 0)
+						wp_fleet_refuse(key, "is empty");
+					appendStringInfoString(&arr, "]::text[]");
+					lits[a] = arr.data;
+					break;
+				}
+		}
+	}
+
+	/* every key must be one of them */
+	{
+		JsonbIterator *it = JsonbIteratorInit(&sweep->root);
+		JsonbValue	e;
+		JsonbIteratorToken tok;
+
+		while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+		{
+			char	   *key;
+			bool		known = false;
+
+			if (tok != WJB_KEY)
+				continue;
+			key = pnstrdup(e.val.string.val, e.val.string.len);
+			if (strcmp(key, "wait") == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("sweep cannot set \"wait\""),
+						 errdetail("Each server's sweep waits for its end in the session the fleet opened for it, so that a sweep never outlives the central session that started it.")));
+			if (strcmp(key, "standby_conninfo") == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("sweep cannot set \"standby_conninfo\""),
+						 errdetail("A standby's connection string (and its password) is one server's, not the fleet's."),
+						 errhint("Run that server's sweep there, with run_sweep(standby_conninfo => ...).")));
+			for (int a = 0; a < lengthof(wp_fleet_args); a++)
+				if (strcmp(key, wp_fleet_args[a].name) == 0)
+					known = true;
+			if (!known)
+			{
+				StringInfoData names;
+
+				initStringInfo(&names);
+				for (int a = 0; a < lengthof(wp_fleet_args); a++)
+					appendStringInfo(&names, "%s%s", a ? ", " : "", wp_fleet_args[a].name);
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("sweep's \"%s\" is not an argument of run_sweep", key),
+						 errhint("sweep takes %s.", names.data)));
+			}
+		}
+	}
+	if (lits[0] == NULL)
+		wp_fleet_refuse("setting", "is missing");
+	if (lits[1] == NULL)
+	{
+		bool		range = false;
+
+		for (int a = 0; a < lengthof(wp_fleet_args); a++)
+			if (strcmp(wp_fleet_args[a].name, "range") == 0 && lits[a] != NULL)
+				range = true;
+		if (!range)
+			wp_fleet_refuse("vals", "is missing (give vals, or range for a search)");
+	}
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT walpressure.run_sweep(");
+	for (int a = 0; a < lengthof(wp_fleet_args); a++)
+	{
+		if (strcmp(wp_fleet_args[a].name, "label") == 0 && lits[a] == NULL)
+			lits[a] = psprintf("'fleet run " INT64_FORMAT "'::text", run_id);
+		if (lits[a] != NULL)
+			appendStringInfo(&sql, "%s => %s, ", wp_fleet_args[a].name, lits[a]);
+	}
+	appendStringInfoString(&sql, "wait => true)");
+	return sql.data;
+}
+
+/*
+ * fleet_register(server text, check bool DEFAULT true) returns
+ * walpressure.fleet_servers: the foreign server added to the fleet (once),
+ * and with check, asked what it is (_fleet_register).
+ */
+Datum
+wp_fleet_register(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	Datum		args[2] = {PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)};
+	Datum		row;
+	bool		isnull;
+	int			nest;
+
+	wp_fleet_need_dblink();
+	(void) wp_fleet_server(name);
+	SPI_connect();
+	nest = wp_safe_path_begin();
+	if (SPI_execute_with_args("SELECT r FROM walpressure._fleet_register($1, $2) r", 2,
+							  (Oid[]) {TEXTOID, BOOLOID}, args, NULL, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not register the server");
+	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	row = SPI_datumTransfer(row, false, -1);
+	wp_safe_path_end(nest);
+	SPI_finish();
+	PG_RETURN_DATUM(row);
+}
+
+/*
+ * fleet_run(sweep jsonb, servers text[] DEFAULT NULL, lost_after interval
+ * DEFAULT '60 s', INOUT run_id bigint DEFAULT NULL), a procedure: the same
+ * sweep started on every server at once, watched and gathered
+ * (_fleet_run).  It commits after each look at the servers, so that
+ * walpressure.fleet_progress shows where each is from any session: it
+ * must be CALLed on its own, not in a transaction block.
+ */
+Datum
+wp_fleet_run(PG_FUNCTION_ARGS)
+{
+	CallContext *call = (CallContext *) fcinfo->context;
+	Jsonb	   *sweep;
+	Interval   *lost;
+	Interval	least = {.time = USECS_PER_SEC};
+	Interval	most = {.day = 1};
+	Datum		servers;
+	int64		run_id;
+	char	   *statement;
+	bool		isnull;
+	ParamListInfo params;
+	SPIExecuteOptions opts = {0};
+	Oid			types[5] = {INT8OID, TEXTARRAYOID, JSONBOID, TEXTOID, INTERVALOID};
+	Datum		values[5];
+	TupleDesc	desc;
+	HeapTuple	tuple;
+	int			nest;
+
+	if (call == NULL || !IsA(call, CallContext))
+		elog(ERROR, "walpressure.fleet_run is a procedure");
+	if (call->atomic)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("fleet_run cannot run inside a transaction block or a function"),
+				 errdetail("It commits after each look at the servers, so that walpressure.fleet_progress shows where each is."),
+				 errhint("CALL walpressure.fleet_run(...); on its own.")));
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("sweep must not be NULL"),
+				 errhint("sweep holds run_sweep's arguments by name, for example '{\"setting\": \"commit_delay\", \"vals\": [0, 1000]}'.")));
+	sweep = PG_GETARG_JSONB_P(0);
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("lost_after must not be NULL")));
+	lost = PG_GETARG_INTERVAL_P(2);
+	if (DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(lost), IntervalPGetDatum(&least))) < 0 ||
+		DatumGetInt32(DirectFunctionCall2(interval_cmp, IntervalPGetDatum(lost), IntervalPGetDatum(&most))) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("lost_after must be between 1 second and 1 day, not %s",
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(lost)))),
+				 errhint("It is how long a server may leave a question unanswered before it counts as lost.")));
+	wp_fleet_need_dblink();
+
+	SPI_connect_ext(SPI_OPT_NONATOMIC);
+	nest = wp_safe_path_begin();
+	servers = wp_fleet_servers_arg(fcinfo, 1);
+	if (SPI_execute("SELECT nextval('walpressure.fleet_runs_run_id_seq')", false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not number the fleet run");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	statement = wp_fleet_statement(sweep, run_id);
+	/* (the procedure commits: it sets its own search_path in each transaction) */
+	wp_safe_path_end(nest);
+
+	values[0] = Int64GetDatum(run_id);
+	values[1] = servers;
+	values[2] = JsonbPGetDatum(sweep);
+	values[3] = CStringGetTextDatum(statement);
+	values[4] = IntervalPGetDatum(lost);
+	params = makeParamList(5);
+	for (int i = 0; i < 5; i++)
+	{
+		params->params[i].value = values[i];
+		params->params[i].isnull = false;
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].ptype = types[i];
+	}
+	opts.params = params;
+	opts.allow_nonatomic = true;
+	if (SPI_execute_extended("CALL walpressure._fleet_run($1, $2, $3, $4, $5)", &opts) != SPI_OK_UTILITY)
+		elog(ERROR, "could not run the fleet");
+	SPI_finish();
+
+	/* the INOUT run_id, as a procedure's output: one record */
+	desc = CreateTemplateTupleDesc(1);
+	TupleDescInitEntry(desc, (AttrNumber) 1, "run_id", INT8OID, -1, 0);
+	desc = BlessTupleDesc(desc);
+	tuple = heap_form_tuple(desc, (Datum[]) {Int64GetDatum(run_id)}, (bool[]) {false});
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
+}
+
+/*
+ * fleet_collect(servers text[] DEFAULT NULL) returns a row per server: the
+ * sweeps that ended on it and are not here yet, brought in
+ * (_fleet_collect).
+ */
+Datum
+wp_fleet_collect(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo;
+	Datum		servers;
+	int			nest;
+
+	wp_fleet_need_dblink();
+	InitMaterializedSRF(fcinfo, 0);
+	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	SPI_connect();
+	nest = wp_safe_path_begin();
+	servers = wp_fleet_servers_arg(fcinfo, 0);
+	if (SPI_execute_with_args("SELECT * FROM walpressure._fleet_collect($1)", 1,
+							  (Oid[]) {TEXTARRAYOID}, &servers, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not collect");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		int			natts = rsinfo->setDesc->natts;
+		Datum	   *values = palloc(sizeof(Datum) * natts);
+		bool	   *nulls = palloc(sizeof(bool) * natts);
+
+		for (int c = 0; c < natts; c++)
+			values[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	wp_safe_path_end(nest);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/*
+ * fleet_cancel(run_id bigint, servers text[] DEFAULT NULL) returns int: ask
+ * the session that runs fleet run `run_id` to cancel its sweeps on those
+ * servers (all by default); it does so at its next look, within a second.
+ * Only the role that started the run, a role with its privileges, or a
+ * superuser may.  Returns how many servers were asked.
+ */
+Datum
+wp_fleet_cancel(PG_FUNCTION_ARGS)
+{
+	int64		run_id = PG_GETARG_INT64(0);
+	Datum		args[2];
+	char		nulls[2] = {' ', ' '};
+	char	   *run_by;
+	char	   *status;
+	bool		alive;
+	Oid			owner;
+	bool		isnull;
+	int64		n;
+	int			nest;
+
+	SPI_connect();
+	nest = wp_safe_path_begin();
+	if (SPI_execute_with_args("SELECT r.run_by::text, r.status, "
+							  "EXISTS (SELECT FROM pg_catalog.pg_stat_activity a WHERE a.pid = r.pid "
+							  "AND (a.backend_start = r.backend_start OR a.backend_start IS NULL)) "
+							  "FROM walpressure.fleet_runs r WHERE r.run_id = $1",
+							  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(run_id)},
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read walpressure.fleet_runs");
+	if (SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA_FOUND),
+				 errmsg("no fleet run " INT64_FORMAT, run_id),
+				 errhint("walpressure.fleet_runs lists them.")));
+	run_by = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	status = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	alive = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	owner = get_role_oid(run_by, true);
+	if (!superuser() && (!OidIsValid(owner) || !has_privs_of_role(GetUserId(), owner)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel fleet run " INT64_FORMAT, run_id),
+				 errdetail("It was started by role \"%s\"; only roles with its privileges may cancel it.", run_by)));
+	if (strcmp(status, "running") == 0 && !alive)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("fleet run " INT64_FORMAT " lost the session that ran it", run_id),
+				 errdetail("Each of its servers cancelled its sweep when it saw that session's connection close."),
+				 errhint("SELECT * FROM walpressure.fleet_collect(); gathers what they did.")));
+	if (strcmp(status, "running") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("fleet run " INT64_FORMAT " is not running: it is %s", run_id, status),
+				 errhint("walpressure.fleet_progress shows what became of each server.")));
+	args[0] = Int64GetDatum(run_id);
+	if (PG_ARGISNULL(1))
+		nulls[1] = 'n';
+	else
+		args[1] = PG_GETARG_DATUM(1);
+	if (SPI_execute_with_args("WITH asked AS (UPDATE walpressure.fleet_members SET cancel_requested = true "
+							  "WHERE run_id = $1 AND ($2 IS NULL OR server = ANY ($2)) "
+							  "AND state IN ('connecting', 'running') RETURNING 1) "
+							  "SELECT count(*) FROM asked",
+							  2, (Oid[]) {INT8OID, TEXTARRAYOID}, args, nulls, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not ask for the cancel");
+	n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	wp_safe_path_end(nest);
+	SPI_finish();
+	PG_RETURN_INT32((int32) n);
+}

@@ -1,0 +1,575 @@
+# The fleet: a central database starts the same sweep on several servers
+# over dblink, watches them in one view and gathers their sweeps; each
+# server fails in each way the fleet must survive, one at a time, while the
+# others complete.
+#
+# Clusters: central (dblink, no load), a and c (local), b in a network of
+# its own: a user namespace (no root needed) holding two network
+# namespaces joined by a veth pair, b listening on 10.213.7.2 in the far
+# one, and in the near one a forwarder that adds a delay each way, reached
+# by the central over a Unix socket.  "Cutting the network" is taking the
+# veth down: both ends stay up and hear nothing, as in a real cut.  Where
+# user namespaces cannot be made (a chroot), the forwarder runs here and
+# its cut closes the server's side and leaves the central's silent; a diag
+# says which.
+#
+# What is checked: one call starts a sweep on a, b and c; b's network is
+# cut mid-sweep; a and c complete and are gathered; b is marked lost, and
+# b, hearing nothing from the central, cancels its own sweep (nothing left
+# running there); once the network is back, fleet_collect gathers b's
+# cancelled sweep; the views show the three servers apart (three "sweep 1"
+# under three keys), the stopped one marked; a second collection brings
+# nothing.  Then, one at a time with a completing beside it: a server that
+# cannot be reached, one without walpressure, one with an older one, one
+# whose sweep cannot start, one whose sweep is cancelled there, one
+# cancelled from the centre (fleet_cancel), the central call cancelled, the
+# central session terminated (every server cancels its sweep), and the
+# security rules: a reader of the views cannot start a sweep, a role
+# starts one only with the rights its own mapping's role has there, and
+# never through a PUBLIC mapping.
+use strict;
+use warnings;
+
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time usleep);
+use WalPressure::Test;
+
+my $delay_ms = 50;
+my $lost_after = '8 s';
+my $sweep = q({"setting": "commit_delay", "vals": [0, 200], "clients": 2, "duration": "3 s",
+               "warmup": "1 s", "repeats": 3, "engine": "backend", "prewarm": false});
+# a shorter one, for the runs that only need a sweep to be running
+my $short = q({"setting": "commit_delay", "vals": [0, 200], "clients": 2, "duration": "2 s",
+               "warmup": "1 s", "repeats": 2, "engine": "backend", "prewarm": false});
+
+my $tmp = PostgreSQL::Test::Utils::tempdir_short;
+
+# --- the network of b's own
+my $forwarder = "$tmp/forward.pl";
+write_file($forwarder, <<'PERL');
+# forward.pl LISTEN UPSTREAM DELAY_MS: a Unix socket at LISTEN, each
+# connection relayed to UPSTREAM (host:port, or a Unix socket path), each
+# way DELAY_MS later.  SIGUSR1 cuts (the upstream sides closed, the
+# downstream ones left open and silent); SIGUSR2 lets new connections
+# through again.
+use strict;
+use warnings;
+use IO::Select;
+use IO::Socket::INET;
+use IO::Socket::UNIX;
+use Socket;
+use Time::HiRes qw(time);
+
+my ($listen, $up, $delay) = @ARGV;
+my $cut = 0;
+$SIG{USR1} = sub { $cut = 1 };
+$SIG{USR2} = sub { $cut = 0 };
+$SIG{PIPE} = 'IGNORE';
+unlink $listen;
+my $l = IO::Socket::UNIX->new(Type => SOCK_STREAM, Local => $listen, Listen => 64)
+  or die "listen $listen: $!";
+my $sel = IO::Select->new($l);
+# by each socket's name: the socket, its peer's name, whether it is the
+# upstream side, what waits to be written to it, whether it is frozen
+my (%sock, %peer, %is_up, %queue, %frozen);
+
+sub forget
+{
+	my ($k) = @_;
+	my $s = delete $sock{$k} or return;
+	$sel->remove($s);
+	close $s;
+	delete $_->{$k} for \%peer, \%is_up, \%queue, \%frozen;
+}
+
+while (1)
+{
+	if ($cut == 1)
+	{
+		for my $k (grep { $is_up{$_} } keys %sock)
+		{
+			my $down = $peer{$k};
+			$frozen{$down} = 1 if defined $down;
+			delete $peer{$down} if defined $down;
+			forget($k);
+		}
+		$cut = 2;
+	}
+	my $wait = 0.5;
+	for my $q (values %queue)
+	{
+		next unless @$q;
+		my $w = $q->[0][0] - time;
+		$wait = $w if $w < $wait;
+	}
+	$wait = 0 if $wait < 0;
+	for my $s ($sel->can_read($wait))
+	{
+		if ($s == $l)
+		{
+			my $c = $l->accept or next;
+			my $u = $up =~ m{^/}
+			  ? IO::Socket::UNIX->new(Type => SOCK_STREAM, Peer => $up)
+			  : IO::Socket::INET->new(PeerAddr => $up, Proto => 'tcp');
+			if (!$u || $cut)
+			{
+				close $c;
+				next;
+			}
+			@sock{ "$c", "$u" } = ($c, $u);
+			@peer{ "$c", "$u" } = ("$u", "$c");
+			$is_up{"$u"} = 1;
+			$sel->add($c, $u);
+			next;
+		}
+		my $k = "$s";
+		next if $frozen{$k};
+		my $n = sysread($s, my $buf, 65536);
+		if (!$n)
+		{
+			my $p = $peer{$k};
+			forget($k);
+			forget($p) if defined $p;
+			next;
+		}
+		my $to = $peer{$k};
+		push @{ $queue{$to} }, [ time + $delay / 1000, $buf ] if defined $to;
+	}
+	for my $k (keys %queue)
+	{
+		my $q = $queue{$k};
+		while (@$q && $q->[0][0] <= time)
+		{
+			my $buf = (shift @$q)->[1];
+			while (length $buf)
+			{
+				my $w = syswrite($sock{$k}, $buf);
+				last unless defined $w;
+				substr($buf, 0, $w, '');
+			}
+		}
+	}
+}
+PERL
+
+my $fport = 7;                      # the forwarder's socket: $tmp/.s.PGSQL.7
+my ($net, $net_in, $net_out, $net_err) = (undef, '', '', '');
+my $netns = 0;
+
+# Start the namespaces' controller: a shell, with capabilities in a user
+# namespace of our own, in the near network namespace; the far one is a
+# sleeping process's.  Returns whether it came up.
+sub net_up
+{
+	my $script = q{
+set -e
+ip link set lo up
+unshare --net sleep 100000 &
+FAR=$!
+while [ "$(readlink /proc/$FAR/ns/net 2>/dev/null)" = "$(readlink /proc/self/ns/net)" ]; do sleep 0.05; done
+ip link add wpnear type veth peer name wpfar netns $FAR
+ip addr add 10.213.7.1/30 dev wpnear
+ip link set wpnear up
+nsenter -t $FAR -n sh -c 'ip link set lo up && ip addr add 10.213.7.2/30 dev wpfar && ip link set wpfar up'
+echo "far $FAR"
+set +e
+while read -r cmd; do
+	bash -c "$cmd"
+	echo "done $?"
+done
+};
+	$net = IPC::Run::start(
+		[ 'unshare', '--user', "--map-user=$>", '--map-group=' . (split ' ', $))[0],
+		  '--keep-caps', '--net', '--', 'bash', '-c', $script ],
+		'<', \$net_in, '>', \$net_out, '2>', \$net_err);
+	my $ok = wait_until(sub { $net->pump_nb if $net->pumpable; $net_out =~ /^far \d+$/m || !$net->pumpable },
+		seconds => 30);
+	return $net_out =~ /^far (\d+)$/m ? $1 : undef;
+}
+
+# Run a command in the near namespace (with the controller's capabilities).
+sub net_do
+{
+	my ($cmd) = @_;
+	$net_out = '';
+	$net_in .= "$cmd\n";
+	wait_until(sub { $net->pump_nb; $net_out =~ /^done \d+$/m }, seconds => 60)
+	  or die "no answer from the namespaces' controller to: $cmd\n$net_err";
+	my ($rc) = $net_out =~ /^done (\d+)$/m;
+	return $rc;
+}
+
+# (WP_TEST_NO_NETNS=1 takes the other way, to test it where namespaces work)
+my $far = $ENV{WP_TEST_NO_NETNS} ? undef : net_up();
+$netns = defined $far;
+if ($netns)
+{
+	diag("b runs in a network namespace of its own (10.213.7.2), behind a ${delay_ms} ms forwarder");
+}
+else
+{
+	diag("no user namespaces here (" . ($net_err || 'WP_TEST_NO_NETNS') . "): b runs beside the others, behind the forwarder, "
+		  . 'whose cut closes b\'s side of each connection');
+}
+
+# --- the clusters
+my @load = (conf => [ fsync => 'on', max_worker_processes => 16 ], pgbench => 1);
+my $central = new_node('central', conf => [ max_worker_processes => 16 ]);
+my $a = new_node('a', @load);
+my $c = new_node('c', @load);
+
+my $b = PostgreSQL::Test::Cluster->new('b');
+$b->init;
+$b->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'walpressure'
+fsync = on
+max_worker_processes = 16
+});
+my $bup;
+if ($netns)
+{
+	$b->append_conf('postgresql.conf', "listen_addresses = '10.213.7.2'\n");
+	$b->append_conf('pg_hba.conf', "host all all 10.213.7.0/30 trust\n");
+	my $cmd = join ' ', map { "'$_'" } ('nsenter', '-t', $far, '-n', '--', 'pg_ctl', '-w', '-D', $b->data_dir,
+		'-l', $b->logfile, '-o', '--cluster-name=b', 'start');
+	is(net_do($cmd), 0, 'b started in its own network namespace');
+	$b->_update_pid(1);
+	$bup = '10.213.7.2:' . $b->port;
+	net_do("perl '$forwarder' '$tmp/.s.PGSQL.$fport' '$bup' $delay_ms >'$tmp/forward.log' 2>&1 & echo \$! >'$tmp/forward.pid'");
+}
+else
+{
+	$b->start;
+	$bup = $b->host . '/.s.PGSQL.' . $b->port;
+	system("perl '$forwarder' '$tmp/.s.PGSQL.$fport' '$bup' $delay_ms >'$tmp/forward.log' 2>&1 & echo \$! >'$tmp/forward.pid'");
+}
+wait_until(sub { -S "$tmp/.s.PGSQL.$fport" }, seconds => 30) or die 'the forwarder did not start';
+my $fwd_pid = slurp_file("$tmp/forward.pid");
+chomp $fwd_pid;
+$b->safe_psql('postgres', 'CREATE EXTENSION walpressure CASCADE');
+$b->safe_psql('postgres', 'SELECT walpressure.init_pgbench(1)');
+
+# the central's servers: foreign servers and user mappings, as a DBA makes them
+sub q0 { return $central->safe_psql('postgres', $_[0]); }
+q0('CREATE EXTENSION dblink');
+for my $s ([ 'a', $a->host, $a->port ], [ 'b', $tmp, $fport ], [ 'c', $c->host, $c->port ])
+{
+	my ($name, $host, $port) = @$s;
+	q0(qq{CREATE SERVER $name FOREIGN DATA WRAPPER dblink_fdw
+          OPTIONS (host '$host', port '$port', dbname 'postgres', connect_timeout '5')});
+	q0("CREATE USER MAPPING FOR CURRENT_USER SERVER $name OPTIONS (user 'postgres')");
+}
+
+# --- registering
+my ($out, $err);
+q0(q{SELECT walpressure.fleet_register(s) FROM unnest(ARRAY['a', 'b', 'c']) s});
+is(q0('SELECT count(DISTINCT system_identifier) FROM walpressure.fleet_servers'), '3',
+	'three servers registered, three clusters');
+is(q0("SELECT system_identifier FROM walpressure.fleet_servers WHERE server = 'b'"),
+	$b->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()'),
+	'b is known by the cluster that answered');
+$netns
+  and is($b->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_activity WHERE client_addr = '10.213.7.1'}), '0',
+	'(its registration session is gone)');
+
+# b is behind the delay: a connection and a query take several round trips
+my $t0 = time;
+q0(q{SELECT * FROM dblink('b', 'SELECT 1') AS t(x int)});
+my $b_s = time - $t0;
+cmp_ok($b_s, '>=', 4 * $delay_ms / 1000, "b answers through its ${delay_ms} ms each way (took ${b_s} s)");
+
+# --- one call, three servers, b cut off mid-sweep
+my $run = background($central, "CALL walpressure.fleet_run('$sweep', ARRAY['a', 'b', 'c'], lost_after => '$lost_after')",
+	psql => [ '-At' ]);
+wait_window($b, step => 2);
+ok(poll($central, q{SELECT count(*) = 3 FROM walpressure.fleet_progress WHERE run_id = 1 AND state = 'running' AND step >= 1}),
+	'the view shows the three servers running');
+if ($netns)
+{
+	is($b->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_activity WHERE client_addr = '10.213.7.1' AND application_name = 'walpressure fleet run 1'}),
+		'2', 'b is reached over its own network, from the forwarder (two sessions: the sweep and its watch)');
+	is(net_do('ip link set wpnear down'), 0, 'b\'s network cut mid-sweep');
+}
+else
+{
+	kill 'USR1', $fwd_pid;
+	pass('b\'s connections cut by the forwarder mid-sweep');
+}
+my $cut_at = time;
+ok(sweep_reaches($b, 1, q{status = 'cancelled' AND error LIKE '%connection%lost%'}),
+	'b, hearing nothing from the central, cancelled its own sweep');
+my $cancelled_in = time - $cut_at;
+cmp_ok($cancelled_in, '<', 30, "b cancelled it ${cancelled_in} s after the cut (lost_after $lost_after)");
+is($b->safe_psql('postgres', 'SELECT count(*) FROM walpressure.progress'), '0', 'nothing runs on b any more');
+is(worker_count($b), '0', 'no coordinator or client of it left');
+($out, $err) = $run->finish;
+chomp $out;
+is($out, '1', 'the call ended with its run id, the others not held up');
+is($err, '', 'and no error');
+my %st = map { split /\|/ } split /\n/,
+  q0(q{SELECT server, state || ' ' || coalesce(sweep_status, '-') FROM walpressure.fleet_progress WHERE run_id = 1});
+is($st{a}, 'collected done', 'a completed and was gathered');
+is($st{c}, 'collected done', 'c completed and was gathered');
+is($st{b}, 'lost -', 'b is marked lost');
+like(q0(q{SELECT detail FROM walpressure.fleet_progress WHERE run_id = 1 AND server = 'b'}),
+	qr/no answer for 00:00:08/, 'with why');
+
+# the network back: b's sweep, cancelled, gathered
+if ($netns)
+{
+	is(net_do('ip link set wpnear up'), 0, 'b\'s network back');
+}
+else
+{
+	kill 'USR2', $fwd_pid;
+}
+my @coll = split /\n/, q0(q{SELECT server || ' ' || state || ' ' || collected FROM walpressure.fleet_collect() ORDER BY 1});
+is_deeply(\@coll, [ 'a collected 0', 'b collected 1', 'c collected 0' ], 'a collection gathers b\'s sweep only');
+is(q0(q{SELECT state || ' ' || sweep_status FROM walpressure.fleet_progress WHERE run_id = 1 AND server = 'b'}),
+	'lost cancelled', 'b stays lost, its sweep marked cancelled');
+is(q0(q{SELECT count(*) || ' ' || count(DISTINCT sweep_id) || ' ' || string_agg(DISTINCT remote_sweep_id::text, ',')
+        FROM walpressure.fleet_sweeps}), '3 3 1', 'three sweeps "1", three keys, three sweeps here');
+is(q0(q{SELECT string_agg(f.server || ':' || s.status || ':' || (s.origin->>'system_identifier' = f.system_identifier), ' ' ORDER BY f.server)
+        FROM walpressure.fleet_sweeps f JOIN walpressure.sweeps s USING (sweep_id)}),
+	'a:done:true b:cancelled:true c:done:true', 'each with its fingerprint');
+is(q0(q{SELECT count(*) FROM walpressure.steps WHERE sweep_id IN (SELECT sweep_id FROM walpressure.fleet_sweeps WHERE server IN ('a', 'c'))}),
+	'12', 'with every step of a and c');
+ok(q0(q{SELECT count(*) > 0 FROM walpressure.step_samples WHERE sweep_id IN (SELECT sweep_id FROM walpressure.fleet_sweeps WHERE server = 'b')}),
+	'and the samples of b\'s steps done before the cut');
+@coll = split /\n/, q0(q{SELECT server || ' ' || state || ' ' || collected FROM walpressure.fleet_collect() ORDER BY 1});
+is_deeply(\@coll, [ 'a collected 0', 'b collected 0', 'c collected 0' ], 'a second collection brings nothing');
+is(q0('SELECT count(*) FROM walpressure.sweeps'), '3', 'and makes no sweep twice');
+
+# the reading: a row per server, the stopped one marked
+is(q0(q{SELECT string_agg(server || ':' || status, ' ' ORDER BY server) FROM walpressure.fleet_reading WHERE run_id = 1}),
+	'a:done b:cancelled c:done', 'fleet_reading shows the three servers, b cancelled');
+ok(q0(q{SELECT bool_and(fsync_ms > 0 AND commits_per_fsync > 0) FROM walpressure.fleet_reading WHERE server IN ('a', 'c')}) eq 't',
+	'with the fsync cost and commits per fsync of each');
+ok(q0(q{SELECT bool_and(answered ~ '^(keep|change) commit_delay' AND gain > 0 AND group_servers >= 1)
+        FROM walpressure.fleet_reading WHERE server IN ('a', 'c')}) eq 't', 'and what each answered, with its gain');
+
+# compare() across servers, directly and by run
+my $notice;
+($out, $notice) = ('', '');
+$central->psql('postgres', q{SELECT count(*) FROM walpressure.fleet_compare(1, 'a')}, stdout => \$out, stderr => \$notice);
+is($out, '4', 'fleet_compare: b and c against a, value by value');
+like($notice, qr/differ in more than the values: server a \/ b/, 'the NOTICE names the servers');
+
+# the outliers: four copies of a's sweep as four servers of one run, one
+# of them with WAL fsyncs five times slower
+my $doc = q0(q{SELECT walpressure.export(sweep_id) FROM walpressure.fleet_sweeps WHERE server = 'a'});
+$doc =~ s/'/''/g;
+q0(q{INSERT INTO walpressure.fleet_runs (run_id, sweep, servers, lost_after, status)
+     VALUES (99, '{}', '{x1,x2,x3,x4}', '60 s', 'done')});
+for my $i (1 .. 4)
+{
+	my $k = $i == 4 ? 5 : 1 + $i / 100;
+	q0(qq{WITH d AS (SELECT '$doc'::jsonb AS d),
+          slow AS (SELECT jsonb_set(d.d, '{steps}', (SELECT jsonb_agg(CASE WHEN jsonb_typeof(e->'fsync_avg_ms') = 'number'
+                                                                           THEN jsonb_set(e, '{fsync_avg_ms}', to_jsonb((e->>'fsync_avg_ms')::float8 * $k))
+                                                                           ELSE e END)
+                                                      FROM jsonb_array_elements(d.d->'steps') e)) ||
+                        jsonb_build_object('exported_at', now() + interval '$i s') AS d FROM d),
+          i AS (SELECT walpressure.import(d) AS id FROM slow)
+          INSERT INTO walpressure.fleet_sweeps (server, remote_sweep_id, remote_started_at, system_identifier, sweep_id, run_id)
+          SELECT 'x$i', 1, now(), 'x', id, 99 FROM i});
+}
+is(q0(q{SELECT string_agg(server || ':' || group_servers || ':' || (outlier IS NOT NULL), ' ' ORDER BY server)
+        FROM walpressure.fleet_reading WHERE run_id = 99}),
+	'x1:4:false x2:4:false x3:4:false x4:4:true', 'the server whose fsync cost lies far from its group\'s is named');
+like(q0(q{SELECT outlier FROM walpressure.fleet_reading WHERE run_id = 99 AND server = 'x4'}),
+	qr/^fsync [\d.]+ ms, 4\.\d+x the median of the 4 servers that answered/, 'with its figure against the median');
+q0('DELETE FROM walpressure.sweeps WHERE sweep_id IN (SELECT sweep_id FROM walpressure.fleet_sweeps WHERE run_id = 99)');
+q0('DELETE FROM walpressure.fleet_runs WHERE run_id = 99');
+
+# --- each way a server fails, the others going on
+# no walpressure (another database of b), an older one (b, made to say so),
+# a sweep that cannot start (c without the pgbench tables), and one that
+# cannot be reached (a foreign server where nothing listens)
+$b->safe_psql('postgres', 'CREATE DATABASE nowp');
+q0(qq{CREATE SERVER b_nowp FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host '$tmp', port '$fport', dbname 'nowp', connect_timeout '5')});
+q0(qq{CREATE SERVER dead FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host '$tmp', port '9', dbname 'postgres', connect_timeout '5')});
+q0(q{CREATE USER MAPPING FOR CURRENT_USER SERVER b_nowp OPTIONS (user 'postgres')});
+q0(q{CREATE USER MAPPING FOR CURRENT_USER SERVER dead OPTIONS (user 'postgres')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT server FROM walpressure.fleet_register('b_nowp')}, stdout => \$out, stderr => \$err);
+like($err, qr/cannot run the fleet's sweeps yet: walpressure is not installed in database nowp there/,
+	'registering a database without walpressure says so');
+like($err, qr/answers as system \d+, as b does: the same cluster/, 'and that it is b\'s cluster');
+q0(q{SELECT walpressure.fleet_register('dead', false)});
+$b->safe_psql('postgres', q{UPDATE pg_extension SET extversion = '0.6.0' WHERE extname = 'walpressure'});
+$c->safe_psql('postgres', 'ALTER TABLE pgbench_history RENAME TO pgbench_history_away');
+($out, $err) = ('', '');
+$central->psql('postgres',
+	"CALL walpressure.fleet_run('$short', ARRAY['a', 'b', 'b_nowp', 'c', 'dead'], lost_after => '$lost_after')",
+	stdout => \$out, stderr => \$err);
+is($err, '', 'a run where four servers of five fail ends without an error');
+%st = map { split /\|/, $_, 2 } split /\n/,
+  q0(q{SELECT server, state || ' ' || coalesce(sweep_status, '-') || ' ' || coalesce(detail, '') FROM walpressure.fleet_progress WHERE run_id = 2});
+like($st{a}, qr/^collected done/, 'a completed');
+like($st{b}, qr/^refused - walpressure 0\.6\.0 there; the fleet needs 0\.7\.0 or later/, 'b: an older walpressure, refused');
+like($st{b_nowp}, qr/^refused - walpressure is not installed in database nowp there/, 'b_nowp: no walpressure, refused');
+like($st{c}, qr/^failed - workload simple-update needs the pgbench tables, and they are missing/,
+	'c: its sweep could not start, in its own words');
+like($st{dead}, qr/^unreachable - could not establish connection/, 'dead: unreachable');
+$b->safe_psql('postgres', q{UPDATE pg_extension SET extversion = '0.7.0' WHERE extname = 'walpressure'});
+$c->safe_psql('postgres', 'ALTER TABLE pgbench_history_away RENAME TO pgbench_history');
+
+# a sweep cancelled on its server (by its DBA), and one from the centre
+$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['a', 'b', 'c'], lost_after => '$lost_after')",
+	psql => [ '-At' ]);
+wait_window($c, step => 2);
+wait_window($b, step => 2);
+is($c->safe_psql('postgres', 'SELECT walpressure.cancel_sweep(sweep_id) FROM walpressure.progress'), 't',
+	'c\'s sweep cancelled there mid-sweep');
+is(q0('SELECT walpressure.fleet_cancel(3, ARRAY[\'b\'])'), '1', 'b\'s cancelled from the centre');
+($out, $err) = $run->finish;
+chomp $out;
+is($out, '3', 'the run ended');
+%st = map { split /\|/, $_, 2 } split /\n/,
+  q0(q{SELECT server, state || ' ' || coalesce(sweep_status, '-') || ' ' || coalesce(detail, '') FROM walpressure.fleet_progress WHERE run_id = 3});
+like($st{a}, qr/^collected done/, 'a completed beside them');
+like($st{b}, qr/^collected cancelled cancelled by fleet_cancel\(\)/, 'b: cancelled from the centre, gathered, marked');
+like($st{c}, qr/^collected cancelled/, 'c: cancelled there, gathered, marked');
+ok(q0(q{SELECT bool_and(s.steps_done < s.steps_total) FROM walpressure.fleet_members m JOIN walpressure.sweeps s USING (sweep_id)
+        WHERE m.run_id = 3 AND m.server IN ('b', 'c')}) eq 't', 'with the steps they finished');
+
+# the central call cancelled (Ctrl-C): every server cancels its sweep
+$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['a', 'c'])", psql => [ '-At' ]);
+wait_window($a, step => 1);
+wait_window($c, step => 1);
+q0(q{SELECT pg_cancel_backend(pid) FROM walpressure.fleet_runs WHERE run_id = 4});
+($out, $err) = $run->finish;
+like($err, qr/ERROR:  canceling statement due to user request\nDETAIL:  Fleet run 4 was cancelled/, 'a cancelled call says so');
+is(q0(q{SELECT string_agg(state, ' ' ORDER BY server) || ' ' || min(run_status) FROM walpressure.fleet_progress WHERE run_id = 4}),
+	'cancelled cancelled cancelled', 'its servers and the run marked cancelled');
+for my $n ([ 'a', $a ], [ 'c', $c ])
+{
+	my $id = $n->[1]->safe_psql('postgres', 'SELECT max(sweep_id) FROM walpressure.sweeps');
+	ok(sweep_reaches($n->[1], $id, q{status = 'cancelled'}), "$n->[0] cancelled its sweep");
+	ok(poll($n->[1], 'SELECT count(*) = 0 FROM walpressure.progress'), "nothing runs on $n->[0]");
+}
+
+# the central session ended (terminated): every server cancels its sweep
+$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['a', 'c'])", psql => [ '-At' ]);
+wait_window($a, step => 1);
+wait_window($c, step => 1);
+ok(poll($central, q{SELECT count(remote_sweep_id) = 2 FROM walpressure.fleet_members WHERE run_id = 5}),
+	'the view knows both sweeps\' ids there');
+q0(q{SELECT pg_terminate_backend(pid) FROM walpressure.fleet_runs WHERE run_id = 5});
+($out, $err) = $run->finish;
+like($err, qr/FATAL:  terminating connection due to administrator command/, 'the central session was terminated');
+for my $n ([ 'a', $a ], [ 'c', $c ])
+{
+	my $id = $n->[1]->safe_psql('postgres', 'SELECT max(sweep_id) FROM walpressure.sweeps');
+	ok(sweep_reaches($n->[1], $id, q{status = 'cancelled' AND error LIKE '%connection of the session that waited for it was lost%'}),
+		"$n->[0] cancelled its sweep, and says why");
+	ok(poll($n->[1], 'SELECT count(*) = 0 FROM walpressure.progress'), "nothing runs on $n->[0]");
+}
+is(q0(q{SELECT string_agg(state, ' ' ORDER BY server) || ' ' || min(run_status) FROM walpressure.fleet_progress WHERE run_id = 5}),
+	'orphaned orphaned orphaned', 'the view says the run lost its session');
+($out, $err) = ('', '');
+$central->psql('postgres', 'SELECT walpressure.fleet_cancel(5)', stderr => \$err);
+like($err, qr/fleet run 5 lost the session that ran it/, 'fleet_cancel of that run says it has nothing to cancel');
+@coll = split /\n/, q0(q{SELECT server || ' ' || collected FROM walpressure.fleet_collect(ARRAY['a', 'c']) ORDER BY 1});
+is_deeply(\@coll, [ 'a 2', 'c 2' ], 'fleet_collect gathers what the stopped runs did');
+is(q0(q{SELECT string_agg(sweep_status, ' ' ORDER BY server) FROM walpressure.fleet_progress WHERE run_id = 5}),
+	'cancelled cancelled', 'the lost run\'s sweeps marked cancelled');
+
+# --- security
+# a reader of the views cannot start sweeps
+q0('CREATE ROLE regress_fleet_reader LOGIN IN ROLE pg_monitor');
+($out, $err) = ('', '');
+$central->psql('postgres', 'SELECT count(*) > 0 FROM walpressure.fleet_progress; SELECT count(*) > 0 FROM walpressure.fleet_reading',
+	stdout => \$out, extra_params => [ '-U', 'regress_fleet_reader' ]);
+is($out, "t\nt", 'pg_monitor reads the fleet\'s views');
+for my $call ("CALL walpressure.fleet_run('$short', ARRAY['a'])", q{SELECT * FROM walpressure.fleet_collect()},
+	q{SELECT walpressure.fleet_register('a')}, q{SELECT walpressure.fleet_cancel(1)})
+{
+	($out, $err) = ('', '');
+	$central->psql('postgres', $call, stderr => \$err, extra_params => [ '-U', 'regress_fleet_reader' ]);
+	like($err, qr/permission denied for (procedure|function) fleet_/, "a reader cannot: $call");
+}
+
+# a role that may run the fleet reaches a server only as its own mapping's
+# role there, which run_sweep checks: a weak role there starts nothing
+my $hba = $a->data_dir . '/pg_hba.conf';
+write_file($hba, "local all regress_remote_weak scram-sha-256\n" . slurp_file($hba));
+$a->reload;
+$a->safe_psql('postgres', q{SET password_encryption = 'scram-sha-256'; CREATE ROLE regress_remote_weak LOGIN PASSWORD 'weak secret'});
+$a->safe_psql('postgres', 'GRANT USAGE ON SCHEMA walpressure TO regress_remote_weak');
+q0(q{CREATE ROLE regress_fleet_runner LOGIN;
+     GRANT USAGE ON SCHEMA walpressure TO regress_fleet_runner;
+     GRANT EXECUTE ON PROCEDURE walpressure.fleet_run(jsonb, text[], interval, bigint),
+                      walpressure._fleet_run(bigint, text[], jsonb, text, interval) TO regress_fleet_runner;
+     GRANT SELECT, INSERT, UPDATE ON walpressure.fleet_runs, walpressure.fleet_members, walpressure.fleet_servers TO regress_fleet_runner;
+     GRANT SELECT, INSERT ON walpressure.fleet_sweeps TO regress_fleet_runner;
+     GRANT USAGE ON SEQUENCE walpressure.fleet_runs_run_id_seq TO regress_fleet_runner;
+     GRANT USAGE ON FOREIGN SERVER a, c TO regress_fleet_runner;
+     CREATE USER MAPPING FOR regress_fleet_runner SERVER a OPTIONS (user 'regress_remote_weak', password 'weak secret');
+     CREATE USER MAPPING FOR PUBLIC SERVER c OPTIONS (user 'postgres')});
+($out, $err) = ('', '');
+$central->psql('postgres', "CALL walpressure.fleet_run('$short', ARRAY['a'])", stdout => \$out, stderr => \$err,
+	extra_params => [ '-U', 'regress_fleet_runner' ]);
+is($err, '', 'a fleet runner\'s call runs');
+like(q0(q{SELECT state || ' ' || detail FROM walpressure.fleet_progress WHERE run_by = 'regress_fleet_runner'}),
+	qr/^failed permission denied for function run_sweep/, 'but its mapping\'s role on a may not sweep: a refused it');
+is($a->safe_psql('postgres', q{SELECT count(*) FROM walpressure.sweeps WHERE run_by = 'regress_remote_weak'}), '0',
+	'and started nothing');
+($out, $err) = ('', '');
+$central->psql('postgres', "CALL walpressure.fleet_run('$short', ARRAY['c'])", stderr => \$err,
+	extra_params => [ '-U', 'regress_fleet_runner' ]);
+like($err, qr/no user mapping for role "regress_fleet_runner" on foreign server "c"\nDETAIL:  The fleet does not use the PUBLIC mapping/,
+	'the PUBLIC mapping (to a superuser there) is not used');
+($out, $err) = ('', '');
+$central->psql('postgres', "CALL walpressure.fleet_run('$short', ARRAY['b'])", stderr => \$err,
+	extra_params => [ '-U', 'regress_fleet_runner' ]);
+like($err, qr/permission denied for foreign server b/, 'a server it may not use is refused before anything starts');
+($out, $err) = ('', '');
+$central->psql('postgres', q{BEGIN; CALL walpressure.fleet_run('{"setting": "commit_delay", "vals": [0]}', ARRAY['a']); COMMIT},
+	stderr => \$err);
+like($err, qr/fleet_run cannot run inside a transaction block/, 'fleet_run refuses a transaction block');
+for my $bad (
+	[ q({"setting": "commit_delay"}), qr/sweep's "vals" is missing/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "wait": false}), qr/sweep cannot set "wait"/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "standby_conninfo": "host=x"}), qr/sweep cannot set "standby_conninfo"/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "clientz": 2}), qr/sweep's "clientz" is not an argument of run_sweep/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "clients": 2.5}), qr/sweep's "clients" must be a whole number/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "duration": "3 parsecs"}), qr/invalid input syntax for type interval/ ],
+	[ q({"setting": "commit_delay", "vals": []}), qr/sweep's "vals" is empty/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "rate": "fast"}), qr/sweep's "rate" must be a number/ ],
+	[ q({"setting": "commit_delay", "vals": [0], "resolution": [10]}), qr/sweep's "resolution" must be a number or text with a unit/ ])
+{
+	($out, $err) = ('', '');
+	$central->psql('postgres', "CALL walpressure.fleet_run('$bad->[0]', ARRAY['a'])", stderr => \$err);
+	like($err, $bad->[1], "refused before any server is contacted: $bad->[0]");
+}
+($out, $err) = ('', '');
+$central->psql('postgres', q{CALL walpressure.fleet_run('{"setting": "commit_delay", "vals": [0]}', ARRAY['a', 'nosuch'])},
+	stderr => \$err);
+like($err, qr/server "nosuch" is not registered in the fleet/, 'a server not registered is named');
+is(q0(q{SELECT max(run_id) FROM walpressure.fleet_runs}), '6', 'no refused call left a run behind');
+
+# dblink missing: said plainly
+my $bare = new_node('bare');
+($out, $err) = ('', '');
+$bare->psql('postgres', q{SELECT * FROM walpressure.fleet_collect()}, stderr => \$err);
+like($err, qr/ERROR:  the fleet needs the dblink extension in this database\n.*\nHINT:  CREATE EXTENSION dblink first/s,
+	'without dblink: CREATE EXTENSION dblink first');
+$bare->stop;
+
+# --- the end: b and its network
+$b->stop;
+kill 'TERM', $fwd_pid;
+if ($net)
+{
+	kill 'TERM', $far;
+	$net->kill_kill;
+}
+$a->stop;
+$c->stop;
+$central->stop;
+done_testing();
