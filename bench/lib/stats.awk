@@ -219,6 +219,47 @@ function pct(a, b) {
 
 function abs(x) { return x < 0 ? -x : x }
 
+# --- a share: x of n trials
+
+# P(X <= x) for X binomial(n, p), summed in logs (no underflow for large n)
+function binom_cdf(x, n, p,    i, lt, m, s, t) {
+	if (x < 0) return 0
+	if (x >= n) return 1
+	if (p <= 0) return 1
+	if (p >= 1) return 0
+	lt = n * log(1 - p)
+	m = lt
+	for (i = 0; i < x; i++) {
+		lt += log((n - i) / (i + 1)) + log(p / (1 - p))
+		t[i + 1] = lt
+		if (lt > m) m = lt
+	}
+	t[0] = n * log(1 - p)
+	for (i = 0; i <= x; i++) s += exp(t[i] - m)
+	return exp(m) * s
+}
+
+# The 95% interval of a share of x in n (Clopper-Pearson, exact: each
+# bound the p at which x or a more extreme count has probability 2.5%):
+# B["lo"], B["hi"]; B["p"] = x / n.
+function binom_ci(x, n, B,    a, b, i, mid) {
+	delete B
+	B["p"] = (n > 0) ? x / n : ""
+	if (n <= 0) { B["lo"] = B["hi"] = ""; return }
+	if (x == 0) B["lo"] = 0
+	else {
+		a = 0; b = 1
+		for (i = 0; i < 60; i++) { mid = (a + b) / 2; if (1 - binom_cdf(x - 1, n, mid) < 0.025) a = mid; else b = mid }
+		B["lo"] = (a + b) / 2
+	}
+	if (x == n) B["hi"] = 1
+	else {
+		a = 0; b = 1
+		for (i = 0; i < 60; i++) { mid = (a + b) / 2; if (binom_cdf(x, n, mid) > 0.025) a = mid; else b = mid }
+		B["hi"] = (a + b) / 2
+	}
+}
+
 # x, or "-" when it is empty (a NULL, a figure not measured)
 function or_dash(x) { return (x == "") ? "-" : x }
 
