@@ -46,7 +46,10 @@ $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/*/*.h)
 # A VPATH build (pg_buildext builds each major in build-MAJOR/) writes the
 # objects in a src/ tree of its own.
 ifdef VPATH
-$(shell mkdir -p $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/src/*/)))
+VPATH_SRC_DIRS = $(patsubst $(srcdir)/%,%,$(wildcard $(srcdir)/src/*/))
+ifneq ($(VPATH_SRC_DIRS),)
+$(shell mkdir -p $(VPATH_SRC_DIRS))
+endif
 endif
 
 walpressure--$(EXTVERSION).sql: $(SQL_SOURCES)

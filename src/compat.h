@@ -2,19 +2,21 @@
  *
  * compat.h
  *		Small shims over the server APIs walpressure touches that changed
- *		between PostgreSQL 15 and 18.
+ *		between PostgreSQL 15 and 19.
  *
  * Version differences live here and nowhere else.  The test suites build
- * and run against 15, 17 and 18; the 16 branches follow its release notes
- * and headers and are not tested:
+ * and run against 15, 16, 17, 18 and 19:
  *	- 16 made PendingWalStats a PgStat_PendingWalStats with instr_time times,
- *	  and replaced pg_proc_aclcheck by object_aclcheck;
- *	- 17 replaced MyProc->pgprocno by MyProcNumber, renamed
- *	  pgstat_fetch_stat_local_beentry, and moved checkpoint
- *	  counts to PgStat_CheckpointerStats.num_timed/num_requested;
+ *	  replaced pg_proc_aclcheck by object_aclcheck, and renamed
+ *	  pgstat_fetch_stat_local_beentry;
+ *	- 17 replaced MyProc->pgprocno by MyProcNumber, renamed the BufferPin
+ *	  wait class, and moved checkpoint counts to
+ *	  PgStat_CheckpointerStats.num_timed/num_requested;
  *	- 18 moved WAL I/O counts and times to pg_stat_io (PendingWalStats is
  *	  gone): a backend's own fsyncs are read from its per-backend I/O
- *	  statistics, the server's from pg_stat_io's wal rows.
+ *	  statistics, the server's from pg_stat_io's wal rows;
+ *	- 19 made the BufferPin wait class Buffer (buffer content locks wait
+ *	  there too) and renamed CHECKPOINT_IMMEDIATE to CHECKPOINT_FAST.
  *
  * IDENTIFICATION
  *	  src/compat.h
@@ -33,6 +35,7 @@
 #include "utils/backend_status.h"
 #include "utils/guc.h"
 #include "utils/wait_event.h"
+#include "access/xlogreader.h"
 #if PG_VERSION_NUM >= 180000
 #include "utils/pgstat_internal.h"
 #endif
@@ -59,11 +62,11 @@ wp_namespace_aclcheck(Oid nsp, Oid roleid, AclMode mode)
 #endif
 }
 
-/* The i-th (from 1) entry of the backend status array (renamed in 17). */
+/* The i-th (from 1) entry of the backend status array (renamed in 16.0). */
 static inline LocalPgBackendStatus *
 wp_local_beentry(int i)
 {
-#if PG_VERSION_NUM >= 170000
+#if PG_VERSION_NUM >= 160000
 	return pgstat_get_local_beentry_by_index(i);
 #else
 	return pgstat_fetch_stat_local_beentry(i);
@@ -92,12 +95,63 @@ wp_my_procno(void)
 #endif
 }
 
-/* The wait event class of a buffer pin wait (renamed in 17). */
-#if PG_VERSION_NUM >= 170000
+/*
+ * The wait event class of a buffer pin wait (renamed in 17).  19 calls the
+ * class Buffer (the same value) and counts buffer content lock waits in it
+ * too, which earlier majors count as LWLock waits: either way, a wait the
+ * sampler counts among the others.
+ */
+#if PG_VERSION_NUM >= 190000
+#define WP_WAIT_BUFFER_PIN PG_WAIT_BUFFER
+#elif PG_VERSION_NUM >= 170000
 #define WP_WAIT_BUFFER_PIN PG_WAIT_BUFFERPIN
 #else
 #define WP_WAIT_BUFFER_PIN PG_WAIT_BUFFER_PIN
 #endif
+
+/*
+ * RequestCheckpoint()'s "as fast as possible" flag: 19 renamed
+ * CHECKPOINT_IMMEDIATE to CHECKPOINT_FAST (the same bit, 0x0004), with
+ * CHECKPOINT (MODE FAST); the old name stays usable here.
+ */
+#if PG_VERSION_NUM >= 190000 && !defined(CHECKPOINT_IMMEDIATE)
+#define CHECKPOINT_IMMEDIATE CHECKPOINT_FAST
+#endif
+
+/*
+ * A switch case that goes on into the next: 19 builds extensions with
+ * -Wimplicit-fallthrough=5, where only the attribute (pg_fallthrough, new in
+ * 19) says so, no comment.
+ */
+#ifndef pg_fallthrough
+#if defined(__has_attribute)
+#if __has_attribute(fallthrough)
+#define pg_fallthrough __attribute__((fallthrough))
+#endif
+#endif
+#ifndef pg_fallthrough
+#define pg_fallthrough ((void) 0)
+#endif
+#endif
+
+/* SIG_IGN for pqsignal(): 19's handlers take a pg_signal_info too. */
+#ifdef PG_SIG_IGN
+#define WP_SIG_IGN PG_SIG_IGN
+#else
+#define WP_SIG_IGN SIG_IGN
+#endif
+
+/* The first record at or after a position (19 reports why there is none). */
+static inline XLogRecPtr
+wp_find_next_record(XLogReaderState *reader, XLogRecPtr start, char **errormsg)
+{
+#if PG_VERSION_NUM >= 190000
+	return XLogFindNextRecord(reader, start, errormsg);
+#else
+	*errormsg = NULL;
+	return XLogFindNextRecord(reader, start);
+#endif
+}
 
 /*
  * This backend's WAL fsyncs so far, and their time in microseconds (zero
@@ -148,6 +202,21 @@ wp_backend_wal_syncs(uint64 *syncs, uint64 *sync_us)
 #else
 	*syncs = (uint64) PendingWalStats.wal_sync;
 	*sync_us = (uint64) PendingWalStats.wal_sync_time;
+#endif
+}
+
+/*
+ * The bytes of full-page images written to the WAL, server-wide: 19 counts
+ * them in pg_stat_wal (wal_fpi_bytes); before 19, -1 (a step then reads its
+ * WAL to sum them: system/wal_reader.c).
+ */
+static inline int64
+wp_read_wal_fpi_bytes(void)
+{
+#if PG_VERSION_NUM >= 190000
+	return (int64) pgstat_fetch_stat_wal()->wal_counters.wal_fpi_bytes;
+#else
+	return -1;
 #endif
 }
 

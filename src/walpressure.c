@@ -141,6 +141,16 @@ _PG_init(void)
 							   0,
 							   wp_check_cgroup_name, NULL, NULL);
 
+	/* the commit probe's leader detection where it costs a flush (18 on) */
+	DefineCustomBoolVariable("walpressure.exact_leaders",
+							 "Tell, on PostgreSQL 18 and later, which of this session's commits did the WAL fsync (leaders).",
+							 "It costs a flush of the session's I/O statistics per commit; every sweep's clients turn it on.  Before 18 commits are always told, at no cost.",
+							 &wp_exact_leaders,
+							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
 	/* read by the SQL of the decision (sql/objects/03_decision.sql) */
 	DefineCustomRealVariable("walpressure.equivalence_margin",
 							 "Two values whose tps ratio's 95% interval lies within this many percent of 1 read the same (equivalent).",

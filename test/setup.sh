@@ -38,21 +38,23 @@ wp_install_deps() {
 }
 
 # The PostgreSQL majors the suites and the demo run on: $PG_MAJORS, a list
-# of 15, 17 and 18 (default: all three).
+# of 15, 16, 17, 18 and 19 (default: all five).
 wp_majors() {
 	local m
-	WP_MAJORS=${PG_MAJORS:-15 17 18}
+	WP_MAJORS=${PG_MAJORS:-15 16 17 18 19}
 	for m in $WP_MAJORS; do
 		case $m in
-		15 | 17 | 18) ;;
-		*) wp_die "PG_MAJORS=\"$PG_MAJORS\": walpressure is tested on 15, 17 and 18 (16 is not reachable here)" ;;
+		15 | 16 | 17 | 18 | 19) ;;
+		*) wp_die "PG_MAJORS=\"$PG_MAJORS\": walpressure is tested on 15, 16, 17, 18 and 19" ;;
 		esac
 	done
 	export WP_MAJORS
 }
 
-# Get PostgreSQL major $1 (test/pg-major: 15 from Debian 12's packages, 17
-# from trixie's in a chroot, 18 built from sid's source package; cached).
+# Get PostgreSQL major $1 (test/pg-major: 15 from Debian 12's packages, 16
+# from PyPI's pgserver wheel and the npm registry's embedded-postgres server,
+# 17 from trixie's packages and 19 from experimental's in a chroot, 18 built
+# from sid's source package; cached).
 # Sets WP_CHROOT to the chroot of a major that runs in one, else empty.
 wp_get_major() {
 	local got

@@ -27,7 +27,7 @@ COMMENT ON COLUMN sweeps.auto_repeats IS
 COMMENT ON COLUMN sweeps.budget IS
 'the time the rounds of an auto-repeats sweep could take';
 COMMENT ON COLUMN sweeps.rounds_stop IS
-'why an auto-repeats sweep stopped adding rounds: decided (a value beats the baseline, or the baseline every other), narrow (every interval within 2%), the budget, or the most rounds';
+'why an auto-repeats sweep stopped adding rounds: decided (the value with the most tps is faster than every other, paired 95% intervals), equivalent (every value that cannot be told from it is the same within the equivalence margin the sweep ran with), the budget, or the most rounds';
 COMMENT ON COLUMN sweeps.server_settings_restored IS
 'how the server-wide settings were put back when the sweep ended (NULL: it changed none)';
 

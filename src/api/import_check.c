@@ -98,6 +98,13 @@ wp_check_number(const char *path, const char *key, Numeric n)
 	if (numeric_is_nan(n))
 		wp_refuse(path, "is not a number");
 	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(n)));
+	/* a query id is pg_stat_statements' 64-bit hash: any whole bigint */
+	if (key != NULL && strcmp(key, "queryid") == 0)
+	{
+		if (!isfinite(x) || x != floor(x) || fabs(x) > 9223372036854775808.0)
+			wp_refuse(path, "is not a query id (a whole number in bigint's range)");
+		return;
+	}
 	if (!isfinite(x) || fabs(x) > (bytes ? WP_IMPORT_MAX_BYTES : WP_IMPORT_MAX_FIGURE))
 		wp_refuse(path, "is beyond any figure a step measures");
 	if (key != NULL && x < 0 && wp_key_in(key, wp_count_keys, lengthof(wp_count_keys)))

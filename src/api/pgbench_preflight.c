@@ -21,6 +21,7 @@
 #include "commands/dbcommands.h"
 #include "miscadmin.h"
 #include "storage/latch.h"
+#include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
 #include "api/pgbench_preflight.h"

@@ -159,6 +159,11 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 			strlcpy(fixed->value, value, WP_VALUE_MAX);
 			fixed->kind = kind;
 		}
+		else if (kind == WP_PARAM_LOAD)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s is run_sweep's own argument, not a key of settings", key),
+					 errhint("Give it as %s => %s.", key, value ? value : "...")));
 		else
 			wp_refuse_setting(key, "settings");
 	}
@@ -538,6 +543,9 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	req->batch_size = 1;
 	/* a library newer than the SQL (before ALTER EXTENSION UPDATE): true */
 	req->checkpoint = PG_NARGS() <= A_CHECKPOINT || PG_GETARG_BOOL(A_CHECKPOINT);
+	/* auto rounds decide with the caller's margin, as the plan NOTICE says */
+	strlcpy(req->margin, GetConfigOption("walpressure.equivalence_margin", false, false),
+			sizeof(req->margin));
 
 	/* the cap */
 	if (!PG_ARGISNULL(A_IOPS_CAP))

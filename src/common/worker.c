@@ -45,6 +45,27 @@ wp_dynamic_worker(BackgroundWorker *worker, const char *function, const char *na
 }
 
 /*
+ * Register a static worker of ours, from _PG_init: connected to a database,
+ * started at `start`, restarted `restart_s` seconds after it exits.
+ */
+void
+wp_static_worker(const char *function, const char *name, int start,
+				 int restart_s)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = (BgWorkerStartTime) start;
+	worker.bgw_restart_time = restart_s;
+	strcpy(worker.bgw_library_name, "walpressure");
+	strlcpy(worker.bgw_function_name, function, BGW_MAXLEN);
+	strlcpy(worker.bgw_name, name, BGW_MAXLEN);
+	strlcpy(worker.bgw_type, name, BGW_MAXLEN);
+	RegisterBackgroundWorker(&worker);
+}
+
+/*
  * In a worker's PG_CATCH: take the error (copied into `cxt`), and leave the
  * failed transaction, so the worker can go on or report it.
  */

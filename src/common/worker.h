@@ -18,6 +18,8 @@
 struct BackgroundWorker;
 extern void wp_dynamic_worker(struct BackgroundWorker *worker, const char *function,
 							  const char *name);
+extern void wp_static_worker(const char *function, const char *name, int start,
+							 int restart_s);
 extern ErrorData *wp_catch_error(MemoryContext cxt);
 extern int	wp_free_worker_slots(void);
 extern pid_t wp_worker_running(const char *type);

@@ -351,6 +351,8 @@ wp_coordinator_main(Datum main_arg)
 	req = palloc(sizeof(WpSweepRequest));
 	memcpy(req, wp_job_sweep_request(), sizeof(WpSweepRequest));
 	plan.req = req;
+	/* the caller's equivalence margin: its auto rounds decide with it */
+	SetConfigOption("walpressure.equivalence_margin", req->margin, PGC_USERSET, PGC_S_SESSION);
 	plan.engine = req->engine == WP_ENGINE_PGBENCH ? &wp_pgbench_engine : &wp_backend_engine;
 	plan.cap = &cap;
 	plan.record = &record;

@@ -455,7 +455,13 @@ wp_step_finish(const WpStepPlan *plan, WpStepCounters *k, WpStepResult *r,
 	k->open_sync = strncmp(GetConfigOption("wal_sync_method", false, false), "open_", 5) == 0;
 	wp_step_figures(k, r);
 	wp_step_syncrep(k, r);
-	r->fpi_bytes = wp_wal_fpi_bytes(r->lsn_start, r->lsn_end, wp_job_cancelled);
+	/* 19 counts the images' bytes; before, they are read from the WAL */
+	if (k->c0.wal_fpi_bytes >= 0 && k->c1.wal_fpi_bytes >= k->c0.wal_fpi_bytes)
+		r->fpi_bytes = k->c1.wal_fpi_bytes - k->c0.wal_fpi_bytes;
+	else if (k->c0.wal_fpi_bytes >= 0)
+		r->fpi_bytes = -1;		/* pg_stat_wal was reset in the window */
+	else
+		r->fpi_bytes = wp_wal_fpi_bytes(r->lsn_start, r->lsn_end, wp_job_cancelled);
 	if (r->wal_reset || r->ckpt_reset)
 	{
 		const char *why = psprintf("the server's %s statistics were reset during the window (pg_stat_reset_shared): the figures taken from them are void",

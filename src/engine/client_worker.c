@@ -56,6 +56,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "engine/engine.h"
 #include "sweep/workload.h"
 #include "common/worker.h"
@@ -130,11 +131,11 @@ wp_client_prepare(WpClient *cl)
 		case WP_WORKLOAD_TPCB_LIKE:
 			cl->update_teller = wp_prepare(wp_sql_update_teller, 2, delta_id);
 			cl->update_branch = wp_prepare(wp_sql_update_branch, 2, delta_id);
-			/* FALLTHROUGH */
+			pg_fallthrough;
 		case WP_WORKLOAD_SIMPLE_UPDATE:
 			cl->update_account = wp_prepare(wp_sql_update_account, 2, delta_id);
 			cl->select_account = wp_prepare(wp_sql_select_account, 1, id);
-			/* FALLTHROUGH */
+			pg_fallthrough;
 		case WP_WORKLOAD_INSERT_ONLY:
 		case WP_WORKLOAD_BATCH_INSERT:
 			cl->insert_history = wp_prepare(wp_sql_insert_history, 4, history);
@@ -325,6 +326,9 @@ wp_client_main(Datum main_arg)
 		(void) set_config_option("track_wal_io_timing", "on",
 								 superuser() ? PGC_SUSET : PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_SET, true, DEBUG1, false);
+		/* the probe tells this step's leaders, on 18 too (commit_probe.c) */
+		(void) set_config_option("walpressure.exact_leaders", "on", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SET, true, ERROR, false);
 		CommitTransactionCommand();
 		wp_client_apply_settings(spec);
 		wp_client_prepare(&cl);

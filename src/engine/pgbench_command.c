@@ -223,6 +223,8 @@ wp_options(const WpLoadSpec *spec, bool superuser_role)
 	/* fsync latency per commit needs WAL I/O timing: a superuser's setting */
 	if (superuser_role)
 		wp_append_option(&o, "track_wal_io_timing", "on");
+	/* the probe tells this step's leaders, on 18 too (commit_probe.c) */
+	wp_append_option(&o, "walpressure.exact_leaders", "on");
 	if (spec->search_path[0] != '\0')
 		wp_append_option(&o, "search_path", spec->search_path);
 	for (int i = 0; i < spec->nsettings; i++)

@@ -6,7 +6,7 @@
  *		the request, reports its phase for walpressure.progress, and
  *		finishes with a status and, on failure, the error it met, SQLSTATE,
  *		detail and hint included, kept by launch number for its caller.
- *		The slot's layout and locking rules are in job_slot.h.
+ *		The slot's layout and locking rules are in slot_layout.h.
  *
  * IDENTIFICATION
  *	  src/job/slot.c

@@ -13,11 +13,21 @@
  * probe compares the backend's own WAL fsync count and time across the two
  * callbacks, which is exact (compat.h says how each major counts them).
  *
+ * Before 18 the counts are the backend's pending WAL statistics, a read of
+ * two fields.  From 18 on they sit only in pending I/O statistics that
+ * pgstat keeps private: reading them means flushing them into the
+ * backend's statistics entry under its lock, several thousand instructions
+ * a commit (about 0.9% of a pgbench transaction's).  So on 18 and later
+ * the probe tells leaders from followers only in sessions that ask for it
+ * (walpressure.exact_leaders: every sweep's clients do) and otherwise
+ * counts and times commits alone, as cheaply as before 18; the live view's
+ * leader share is then over the commits that were told (probed), and its
+ * fsync figures the server's (pg_stat_io).
+ *
  * This runs in the commit path after the commit is durable, with interrupts
  * held: it must never ERROR or allocate.  It reads the clock twice, the
- * backend's fsync counts (on 18, after flushing its pending I/O statistics
- * into its own statistics entry, under that entry's lock) and writes a few
- * counters of its own slot.
+ * backend's fsync counts when told to, and writes a few counters of its
+ * own slot.
  *
  * IDENTIFICATION
  *	  src/live/commit_probe.c
@@ -33,6 +43,9 @@
 #include "compat.h"
 #include "live/shmem.h"
 #include "live/commit_probe.h"
+
+/* walpressure.exact_leaders: on 18 and later, tell leaders in this session */
+bool		wp_exact_leaders = false;
 
 /* State carried from PRE_COMMIT to COMMIT of the current transaction. */
 static bool wp_in_commit = false;
@@ -66,6 +79,7 @@ wp_probe_record(void)
 
 	if (!wp_have_before)
 		return;
+	wp_owned_add(&slot->probed, 1);
 	wp_backend_wal_syncs(&syncs, &sync_us);
 
 	/*
@@ -101,12 +115,13 @@ wp_xact_callback(XactEvent event, void *arg)
 			wp_in_commit = true;
 
 			/*
-			 * Where reading the counts costs a flush (18), only for a
-			 * transaction that has an xid already: one that gets it later
-			 * (a NOTIFY's, in PreCommit_Notify) is counted, as a follower.
+			 * Where reading the counts costs a flush (18), only in a session
+			 * that asks for it, and only for a transaction that has an xid
+			 * already: one that gets it later (a NOTIFY's, in
+			 * PreCommit_Notify) is counted, not told.
 			 */
 			wp_have_before = WP_BACKEND_WAL_SYNCS_CHEAP ||
-				TransactionIdIsValid(GetTopTransactionIdIfAny());
+				(wp_exact_leaders && TransactionIdIsValid(GetTopTransactionIdIfAny()));
 			if (wp_have_before)
 				wp_backend_wal_syncs(&wp_syncs_before, &wp_sync_us_before);
 			INSTR_TIME_SET_CURRENT(wp_commit_start);

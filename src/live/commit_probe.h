@@ -12,6 +12,8 @@
 #ifndef WALPRESSURE_COMMIT_PROBE_H
 #define WALPRESSURE_COMMIT_PROBE_H
 
+extern PGDLLIMPORT bool wp_exact_leaders;
+
 extern void wp_probe_register(void);
 
 #endif							/* WALPRESSURE_COMMIT_PROBE_H */

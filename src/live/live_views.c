@@ -19,9 +19,11 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "system/cgroup.h"
 #include "system/walsenders.h"
@@ -100,7 +102,8 @@ wp_live_row(Tuplestorestate *ts, TupleDesc desc, const char *window,
 	wp_set_ratio(values, nulls, 6, wal_fsyncs, seconds);
 	values[7] = Int64GetDatum((int64) DELTA(leader_fsyncs));
 	wp_set_ratio(values, nulls, 8, commits, wal_fsyncs);
-	wp_set_ratio(values, nulls, 9, 100.0 * DELTA(leaders), commits);
+	/* of the commits told leader or follower (18: in exact_leaders sessions) */
+	wp_set_ratio(values, nulls, 9, 100.0 * DELTA(leaders), DELTA(probed));
 
 	/* fsync latency: the leaders' own; else the server's average */
 	if (DELTA(timed_fsyncs) > 0)

@@ -40,6 +40,7 @@
 
 #include "system/cgroup.h"
 #include "compat.h"
+#include "common/worker.h"
 #include "system/walsenders.h"
 #include "system/disk_probe.h"
 #include "live/shmem.h"
@@ -80,17 +81,7 @@ wp_syncrep_tick(void)
 void
 wp_sampler_register(void)
 {
-	BackgroundWorker worker;
-
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = 1;
-	strcpy(worker.bgw_library_name, "walpressure");
-	strcpy(worker.bgw_function_name, "wp_sampler_main");
-	strcpy(worker.bgw_name, "walpressure sampler");
-	strcpy(worker.bgw_type, "walpressure sampler");
-	RegisterBackgroundWorker(&worker);
+	wp_static_worker("wp_sampler_main", "walpressure sampler", BgWorkerStart_ConsistentState, 1);
 }
 
 /*
@@ -228,7 +219,7 @@ wp_sampler_main(Datum main_arg)
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
 	/* it runs no statement: pg_cancel_backend() has nothing to cancel */
-	pqsignal(SIGINT, SIG_IGN);
+	pqsignal(SIGINT, WP_SIG_IGN);
 	BackgroundWorkerUnblockSignals();
 
 	/*

@@ -120,6 +120,7 @@ wp_live_shmem_init(LWLock *lock)
 			WpProbeSlot *s = &wp_slots[i];
 
 			pg_atomic_init_u64(&s->commits, 0);
+			pg_atomic_init_u64(&s->probed, 0);
 			pg_atomic_init_u64(&s->leaders, 0);
 			pg_atomic_init_u64(&s->leader_fsyncs, 0);
 			pg_atomic_init_u64(&s->timed_fsyncs, 0);
@@ -168,7 +169,7 @@ wp_probe_slot(int procno)
 void
 wp_probe_sum(WpCounters *c, WpHistPair *hist)
 {
-	c->commits = c->leaders = c->leader_fsyncs = 0;
+	c->commits = c->probed = c->leaders = c->leader_fsyncs = 0;
 	c->timed_fsyncs = c->fsync_time_us = c->commit_time_us = 0;
 	c->syncrep_wait_us = pg_atomic_read_u64(&wp_shared->syncrep_wait_us);
 	if (hist)
@@ -179,6 +180,7 @@ wp_probe_sum(WpCounters *c, WpHistPair *hist)
 		WpProbeSlot *s = &wp_slots[i];
 
 		c->commits += pg_atomic_read_u64(&s->commits);
+		c->probed += pg_atomic_read_u64(&s->probed);
 		c->leaders += pg_atomic_read_u64(&s->leaders);
 		c->leader_fsyncs += pg_atomic_read_u64(&s->leader_fsyncs);
 		c->timed_fsyncs += pg_atomic_read_u64(&s->timed_fsyncs);
@@ -207,6 +209,7 @@ wp_read_counters(WpCounters *c, WpHistPair *hist)
 	wp_read_wal_stats(&c->wal_records, &c->wal_fpi, &c->wal_bytes,
 					  &c->wal_buffers_full, &c->wal_write, &c->wal_sync,
 					  &c->wal_write_time_us, &c->wal_sync_time_us);
+	c->wal_fpi_bytes = wp_read_wal_fpi_bytes();
 	wp_read_checkpoints(&c->ckpt_timed, &c->ckpt_requested, &c->ckpt_write_ms, &c->ckpt_sync_ms);
 	wp_read_stats_resets(&c->wal_reset_at, &c->ckpt_reset_at);
 	wp_read_buffer_writes(&c->buf_ckpt, &c->buf_clean, &c->buf_backend, &c->buf_backend_fsync,

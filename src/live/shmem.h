@@ -26,6 +26,7 @@
 typedef struct WpProbeSlot
 {
 	pg_atomic_uint64 commits;		/* committed transactions with an xid */
+	pg_atomic_uint64 probed;		/* of those, told leader or follower */
 	pg_atomic_uint64 leaders;		/* of those, this backend fsynced the WAL */
 	pg_atomic_uint64 leader_fsyncs; /* WAL fsyncs done by leaders */
 	pg_atomic_uint64 timed_fsyncs;	/* of those, timed (track_wal_io_timing) */
@@ -47,6 +48,7 @@ typedef struct WpCounters
 	TimestampTz ts;
 	/* commit probe */
 	uint64		commits;
+	uint64		probed;
 	uint64		leaders;
 	uint64		leader_fsyncs;
 	uint64		timed_fsyncs;
@@ -59,6 +61,7 @@ typedef struct WpCounters
 	int64		wal_fpi;
 	uint64		wal_bytes;
 	int64		wal_buffers_full;
+	int64		wal_fpi_bytes;	/* full-page images' bytes (19 on); -1 before */
 	int64		wal_write;
 	int64		wal_sync;
 	int64		wal_write_time_us;

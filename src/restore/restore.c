@@ -342,17 +342,7 @@ wp_restore_main(Datum main_arg)
 void
 wp_restore_register(void)
 {
-	BackgroundWorker worker;
-
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = 5;
-	strcpy(worker.bgw_library_name, "walpressure");
-	strcpy(worker.bgw_function_name, "wp_restore_main");
-	strcpy(worker.bgw_name, "walpressure restore");
-	strcpy(worker.bgw_type, "walpressure restore");
-	RegisterBackgroundWorker(&worker);
+	wp_static_worker("wp_restore_main", "walpressure restore", BgWorkerStart_RecoveryFinished, 5);
 }
 
 /* ---------- the row ---------- */

@@ -65,6 +65,7 @@ typedef struct WpSweepRequest
 	bool		auto_repeats;	/* add rounds until the answer is clear */
 	int			max_repeats;	/* with auto_repeats: the most rounds */
 	double		budget_s;		/* with auto_repeats: the time the rounds may take, 0: none */
+	char		margin[32];		/* the caller's walpressure.equivalence_margin */
 	int			clients;		/* unless clients is swept */
 	int			max_clients;	/* the most clients any step runs */
 	int			batch_size;

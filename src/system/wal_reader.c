@@ -25,6 +25,7 @@
 #include "access/xlogutils.h"
 #include "miscadmin.h"
 
+#include "compat.h"
 #include "system/wal_reader.h"
 
 /*
@@ -71,7 +72,7 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void))
 											   .segment_open = &wal_segment_open,
 											   .segment_close = &wal_segment_close),
 									priv);
-		if (reader == NULL || XLogRecPtrIsInvalid(XLogFindNextRecord(reader, start)))
+		if (reader == NULL || XLogRecPtrIsInvalid(wp_find_next_record(reader, start, &errormsg)))
 			bytes = -1;
 		else
 			while (!priv->end_of_wal)

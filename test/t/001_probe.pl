@@ -28,10 +28,16 @@ COMMIT;
 });
 $before = (split /\n/, $before)[-1];
 
+# the sessions ask the probe to tell leaders (on 18 and later it costs a
+# flush of their I/O statistics a commit, and is off by default)
 my ($out, $err);
-my $ok = $node->run_log(
-	[ 'pgbench', '-n', '-b', 'simple-update', '-c', '8', '-j', '2', '-T', '10', 'postgres' ],
-	'>', \$out, '2>', \$err);
+my $ok;
+{
+	local $ENV{PGOPTIONS} = '-c walpressure.exact_leaders=on';
+	$ok = $node->run_log(
+		[ 'pgbench', '-n', '-b', 'simple-update', '-c', '8', '-j', '2', '-T', '10', 'postgres' ],
+		'>', \$out, '2>', \$err);
+}
 ok($ok, 'pgbench simple-update ran');
 my ($processed) = $out =~ /number of transactions actually processed: (\d+)/;
 ok(defined $processed && $processed > 0, "pgbench processed transactions ($processed)");
@@ -92,6 +98,20 @@ ok(poll($node, qq{SELECT sum(commits) = $commits FROM walpressure.samples}), 'th
 my $waits = $node->safe_psql('postgres',
 	q{SELECT max(waiting_walwrite_lock + waiting_wal_sync) > 0 FROM walpressure.samples});
 is($waits, 't', 'the sampler saw backends waiting on the WAL flush');
+
+# Sessions that do not ask: on 18 and later their commits are counted and
+# timed but not told (no leader, no flush of their statistics); before 18
+# telling costs nothing and is always done.
+$node->safe_psql('postgres', 'SELECT walpressure.reset()');
+$node->command_ok([ 'pgbench', '-n', '-b', 'simple-update', '-c', '4', '-j', '2', '-T', '3', 'postgres' ],
+	'pgbench without exact_leaders');
+ok(poll($node, q{SELECT commits > 0 FROM walpressure.live WHERE period = 'since reset'}), 'its commits are counted');
+is($node->safe_psql('postgres', q{
+SELECT CASE WHEN leader_pct IS NULL THEN 'not told' ELSE 'told' END || ' ' || (commit_avg_ms > 0)
+FROM walpressure.live WHERE period = 'since reset'}),
+	$node->pg_version >= 18 ? 'not told true' : 'told true',
+	$node->pg_version >= 18 ? 'on 18 and later they are timed, not told leader or follower'
+	  : 'before 18 they are told leader or follower all the same');
 
 $node->stop;
 done_testing();

@@ -9,6 +9,9 @@ use Test::More;
 use Time::HiRes qw(usleep);
 use WalPressure::Test;
 
+# its assertions measure the machine: no other major's suites beside it
+quiet_machine();
+
 # WAL fsyncs for the live view's consistency under load (the test
 # framework's default is fsync = off: no fsync to count)
 my $node = new_node('sampler',

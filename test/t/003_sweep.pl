@@ -84,10 +84,11 @@ SELECT count(*) FROM walpressure.step_samples WHERE sweep_id = $id}),
 	'12', 'one sample a second of each measured window');
 is($node->safe_psql('postgres', qq{
 SELECT string_agg(value || ':' || repeats || ':' || speedup, ' ') FROM walpressure.results WHERE sweep_id = $id}),
-	"0:2:1.00 1000:2:" . $node->safe_psql('postgres', qq{
-SELECT round((SELECT avg(tps) FROM walpressure.steps WHERE sweep_id = $id AND value = '1000')::numeric
-           / (SELECT avg(tps) FROM walpressure.steps WHERE sweep_id = $id AND value = '0')::numeric, 2)}),
-	'results: one row per value, means over repeats, speedup against the first');
+	"0:2:1.000 1000:2:" . $node->safe_psql('postgres', qq{
+SELECT round(exp(avg(ln(a.tps / b.tps)))::numeric, 3)
+FROM walpressure.steps a JOIN walpressure.steps b USING (sweep_id, repeat)
+WHERE sweep_id = $id AND a.value = '1000' AND b.value = '0'}),
+	'results: one row per value, means over repeats, speedup against the first: the geometric mean of the rounds\' ratios');
 # commit_delay makes the leader wait for followers: more commits per fsync
 is($node->safe_psql('postgres', qq{
 SELECT (SELECT commits_per_fsync FROM walpressure.results WHERE sweep_id = $id AND value = '1000')

@@ -1,5 +1,6 @@
-# The disk cap with a real cgroup (test/run delegates blkio:/walpressure to
-# the postgres user, and creates blkio:/walpressure_nodeleg without doing so).
+# The disk cap with a real cgroup (test/run delegates blkio:/walpressure, or
+# the run's own WP_TEST_CGROUP, to the postgres user, and creates the same
+# name with _nodeleg without doing so).
 use strict;
 use warnings;
 
@@ -7,6 +8,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use WalPressure::Test;
+
+# its assertions measure the machine: no other major's suites beside it
+quiet_machine();
 
 my $node = new_node('cap',
 	conf => [ fsync => 'on', max_worker_processes => 16, shared_buffers => '512MB', restart_after_crash => 'on' ]);
@@ -72,7 +76,7 @@ cmp_ok(abs($probe - $reference) / $reference, '<', 0.25,
 # a 500 write IOPS cap: an fdatasync is two IOs (the data, the flush)
 $node->safe_psql('postgres', 'SELECT walpressure.set_iops_cap(500)');
 like(cap_state(), qr{^500 (\d+)/\1$}, 'capped at 500, every server process enrolled');
-($reference, $probe) = compare_fsync('cgexec', '-g', 'blkio:walpressure');
+($reference, $probe) = compare_fsync('cgexec', '-g', "blkio:$CGROUP");
 note "at 500 IOPS: pg_test_fsync $reference ops/s, probe_fsync $probe ops/s";
 cmp_ok(abs($probe - $reference) / $reference, '<', 0.25,
 	"probe_fsync within 25% of pg_test_fsync at 500 IOPS ($probe vs $reference)");
@@ -161,20 +165,20 @@ ok(poll($node, q{SELECT write_iops IS NULL FROM walpressure.iops_cap}), 'no cap 
 
 # the cgroup's own errors: each clear, nothing changed
 my ($ret, $out, $err);
-use_cgroup('walpressure_missing');
+use_cgroup("${CGROUP}_missing");
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
-like($err, qr/cgroup blkio:\/walpressure_missing does not exist/, 'a missing cgroup');
-like($err, qr/HINT:  As root, once: cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/walpressure_missing/,
+like($err, qr/cgroup blkio:\/${CGROUP}_missing does not exist/, 'a missing cgroup');
+like($err, qr/HINT:  As root, once: cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/${CGROUP}_missing/,
 	'the hint gives the cgcreate command');
 ($ret, $out, $err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 1, iops_cap => 100)});
 like($err, qr/does not exist/, 'run_sweep with a cap checks the cgroup before anything starts');
 
-use_cgroup('walpressure_nodeleg');
+use_cgroup("${CGROUP}_nodeleg");
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(100)');
-like($err, qr/cgroup blkio:\/walpressure_nodeleg is not delegated to this server's user/,
+like($err, qr/cgroup blkio:\/${CGROUP}_nodeleg is not delegated to this server's user/,
 	'a cgroup not delegated');
-like($err, qr/cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/walpressure_nodeleg/,
+like($err, qr/cgcreate -a postgres:postgres -t postgres:postgres -g blkio:\/${CGROUP}_nodeleg/,
 	'the hint gives the cgcreate command');
 like($node->safe_psql('postgres', 'SELECT problem FROM walpressure.iops_cap'),
 	qr/not delegated/, 'the iops_cap view says what is wrong');

@@ -98,6 +98,30 @@ SELECT count(*) = count(sample_time) AND max(sample_time) - min(sample_time) BET
 FROM walpressure.step_samples WHERE sweep_id = $sid AND step = 1}),
 	't', 'each second of a step carries when it ended');
 
+# a budget that cannot hold 3 rounds, and a statement_timeout shorter than
+# the sweep: each said before the first step
+my ($ret2, $out2, $err2) = $node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 1,
+                             duration => 1, warmup => 0, prewarm => false, budget => 4)});
+like($err2, qr/WARNING:  a budget of 4 s holds fewer than 3 rounds: one round of 2 values takes 2 s of load at least.*NOTICE:  sweep \d+ step 1\//s,
+	'a budget too short for 3 rounds: a WARNING before the first step');
+($ret2, $out2, $err2) = $node->psql('postgres', q{
+SET statement_timeout = '2 s';
+SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 1,
+                             duration => 3, warmup => 0, prewarm => false)});
+like($err2, qr/WARNING:  statement_timeout \(2 s\) is shorter than the sweep's load \(6 s at least\): the call will be cancelled, and the sweep with it/,
+	'a statement_timeout shorter than the sweep: a WARNING at its start');
+like($err2, qr/canceling statement due to statement timeout/, 'and the timeout did cancel it');
+
+# the caller's equivalence margin is the sweep's: two values that cannot
+# differ read the same within 50% after the 3 rounds
+$id = $node->safe_psql('postgres', q{
+SET walpressure.equivalence_margin = 50;
+SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 1,
+                             duration => 1, warmup => 0, prewarm => false, repeats => 'auto')});
+like(sweep_field($node, $id, 'rounds_stop'), qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), after 3 rounds$/,
+	'repeats => auto decides with the caller\'s walpressure.equivalence_margin');
+
 # a real effect: synchronous_commit off against on
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 4, duration => '2 s',

@@ -10,6 +10,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use WalPressure::Test;
 
+# its assertions measure the machine: no other major's suites beside it
+quiet_machine();
+
 my $node = new_node('pgbench_engine',
 	conf => [ max_worker_processes => 16, fsync => 'on', restart_after_crash => 'on' ], pgbench => 1);
 

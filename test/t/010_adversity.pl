@@ -294,7 +294,7 @@ sweep_works('after init_pgbench was cancelled');
 
 # the blkio cgroup's directory, where the cap is written
 my ($blkio) = map { (split ' ')[1] } grep { / cgroup .*\bblkio\b/ } split /\n/, slurp_file('/proc/mounts');
-my $capfile = "$blkio/walpressure/blkio.throttle.write_iops_device";
+my $capfile = "$blkio/$CGROUP/blkio.throttle.write_iops_device";
 sub capped { return slurp_file($capfile) =~ /^\d+:\d+ [1-9]/m ? 'capped' : 'uncapped'; }
 
 # a capped sweep in its window
@@ -314,15 +314,15 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, durati
 # from the cgroup the sweep capped, which its state file names
 $id = capped_sweep('30 s');
 $node->stop('immediate');
-$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure_nodeleg'\n");
+$node->append_conf('postgresql.conf', "walpressure.cgroup = '${CGROUP}_nodeleg'\n");
 $node->start;
 sweep_reaches($node, $id, "status = 'aborted'") or die "sweep $id was not marked aborted";
 is(capped() . ' ' . sweep_field($node, $id, q{coalesce(error, '')}),
 	'uncapped interrupted: the server stopped or the coordinator exited (see the server log)',
 	'walpressure.cgroup changed across a crash: the cap is removed from the cgroup the sweep capped');
-$node->append_conf('postgresql.conf', "walpressure.cgroup = 'walpressure'\n");
+$node->append_conf('postgresql.conf', "walpressure.cgroup = '$CGROUP'\n");
 $node->reload;
-wait_sql($node, q{SELECT current_setting('walpressure.cgroup') = 'walpressure'}, 'walpressure.cgroup back');
+wait_sql($node, qq{SELECT current_setting('walpressure.cgroup') = '$CGROUP'}, 'walpressure.cgroup back');
 
 # --- the same, and the cgroup the sweep capped is gone after the "reboot"
 # (its name in the state file is one that does not exist): the recovery
@@ -331,8 +331,8 @@ wait_sql($node, q{SELECT current_setting('walpressure.cgroup') = 'walpressure'},
 $id = capped_sweep('30 s');
 $node->stop('immediate');
 my $state = slurp_file("$pgdata/walpressure.sweep");
-like($state, qr/^cap \d+:\d+ \d+ \d+ walpressure$/m, 'the state file names the cgroup the sweep capped');
-$state =~ s/^(cap \d+:\d+ \d+ \d+) walpressure$/$1 walpressure_gone/m;
+like($state, qr/^cap \d+:\d+ \d+ \d+ \Q$CGROUP\E$/m, 'the state file names the cgroup the sweep capped');
+$state =~ s/^(cap \d+:\d+ \d+ \d+) \Q$CGROUP\E$/$1 walpressure_gone/m;
 write_file("$pgdata/walpressure.sweep", $state);
 $node->start;
 sweep_reaches($node, $id, "status = 'aborted'") or die "sweep $id was not marked aborted";
@@ -355,7 +355,7 @@ my $gone = state_file_gone();
 chmod $mode, $capfile or die;
 ok($gone, 'a cap that cannot be removed at the end: the state file goes all the same');
 like(sweep_field($node, $id, q{status || ': ' || coalesce(error, '')}),
-	qr/^done: the recovery could not remove the IOPS cap: cgroup blkio:\/walpressure is not delegated/,
+	qr/^done: the recovery could not remove the IOPS cap: cgroup blkio:\/\Q$CGROUP\E is not delegated/,
 	'the sweep keeps its figures and its row says the cap could not be removed');
 sweep_works('after a cap that could not be removed');
 $node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');

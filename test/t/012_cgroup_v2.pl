@@ -18,7 +18,7 @@ use File::Spec;
 use WalPressure::Test;
 
 my $fs = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir);
-my $cg = "$fs/walpressure";
+my $cg = "$fs/$CGROUP";
 make_path($cg);
 write_file("$fs/cgroup.controllers", "cpuset cpu io memory pids\n");
 write_file("$fs/cgroup.subtree_control", "cpu memory\n");    # io not handed down yet
@@ -33,11 +33,11 @@ my $node = new_node('v2', conf => [ max_worker_processes => 16 ], pgbench => 1);
 
 # the parent does not hand the io controller down: said before anything
 like($node->safe_psql('postgres', q{SELECT mode || ' ' || cgroup || ' ' || problem FROM walpressure.iops_cap}),
-	qr/^v2 io:\/walpressure the io controller is not enabled for cgroup io:\/walpressure/,
+	qr/^v2 io:\/\Q$CGROUP\E the io controller is not enabled for cgroup io:\/\Q$CGROUP\E/,
 	'v2: a cgroup without the io controller is the problem iops_cap shows');
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(500)',
 	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-like($err, qr/ERROR:  42501: the io controller is not enabled for cgroup io:\/walpressure.*HINT:  As root: echo \+io > \Q$fs\E\/cgroup.subtree_control/s,
+like($err, qr/ERROR:  42501: the io controller is not enabled for cgroup io:\/\Q$CGROUP\E.*HINT:  As root: echo \+io > \Q$fs\E\/cgroup.subtree_control/s,
 	'set_iops_cap refuses, with the command that enables it');
 is(slurp_file("$cg/io.max") . slurp_file("$cg/cgroup.procs"), '', 'and wrote nothing');
 
@@ -45,7 +45,7 @@ is(slurp_file("$cg/io.max") . slurp_file("$cg/cgroup.procs"), '', 'and wrote not
 write_file("$fs/cgroup.subtree_control", "cpu io memory\n");
 chmod 0444, "$cg/cgroup.procs";
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT walpressure.set_iops_cap(500)');
-like($err, qr/cgroup io:\/walpressure is not delegated to this server's user.*HINT:  As root: cgcreate .* -g io:\/walpressure, and start the server inside it/s,
+like($err, qr/cgroup io:\/\Q$CGROUP\E is not delegated to this server's user.*HINT:  As root: cgcreate .* -g io:\/\Q$CGROUP\E, and start the server inside it/s,
 	'v2: a cgroup.procs the server cannot write: not delegated, with the v2 hint');
 chmod 0644, "$cg/cgroup.procs";
 

@@ -10,6 +10,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use WalPressure::Test;
 
+# its assertions measure the machine: no other major's suites beside it
+quiet_machine();
+
 # PostgreSQL 18 here is built without contrib: no pg_stat_statements at all
 my ($pkglibdir) = run_command([ 'pg_config', '--pkglibdir' ]);
 chomp($pkglibdir);

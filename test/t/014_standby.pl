@@ -16,6 +16,9 @@ use Test::More;
 use Time::HiRes qw(time);
 use WalPressure::Test;
 
+# its assertions measure the machine: no other major's suites beside it
+quiet_machine();
+
 my $delay_ms = 50;
 
 my $primary = new_node('primary', init => { allows_streaming => 1 },

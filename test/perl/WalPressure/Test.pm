@@ -21,18 +21,39 @@ package WalPressure::Test;
 use strict;
 use warnings;
 
-use Exporter 'import';
+use Exporter ();
+use Fcntl qw(:flock);
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
+# The cgroup of the IOPS cap the clusters use: test/run gives each run (each
+# major, when majors run side by side) one of its own, delegated to postgres.
+our $CGROUP = $ENV{WP_TEST_CGROUP} // 'walpressure';
+
 our @EXPORT = qw(
-  new_node poll wait_sql wait_ready wait_until
+  $CGROUP quiet_machine new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep wait_clients wait_window
   backend_pid worker_count kill9 background session write_file
 );
+
+# When test/run runs majors side by side it names a lock file
+# (WP_TEST_LOCK): every TAP file holds it shared from its start, and a file
+# that measures the machine (fsync rates, a cap's throughput, a standby's
+# delay) calls quiet_machine() to hold it alone.
+my $lock_fh;
+
+sub import
+{
+	if ($ENV{WP_TEST_LOCK} && !$lock_fh)
+	{
+		open($lock_fh, '>>', $ENV{WP_TEST_LOCK}) or die "open $ENV{WP_TEST_LOCK}: $!";
+		flock($lock_fh, LOCK_SH) or die "flock $ENV{WP_TEST_LOCK}: $!";
+	}
+	goto &Exporter::import;
+}
 
 =pod
 
@@ -57,6 +78,22 @@ WalPressure::Test - what walpressure's TAP files share
 
 =over
 
+=item quiet_machine()
+
+Holds the machine alone for the rest of the file when test/run runs majors
+side by side (WP_TEST_LOCK): for a file whose assertions measure the machine
+itself.  Nothing otherwise.
+
+=cut
+
+sub quiet_machine
+{
+	return unless $lock_fh;
+	flock($lock_fh, LOCK_UN);
+	flock($lock_fh, LOCK_EX) or die "flock $ENV{WP_TEST_LOCK}: $!";
+	return;
+}
+
 =item new_node($name, %options)
 
 A started cluster whose postgresql.conf preloads walpressure, with the
@@ -67,6 +104,7 @@ shared_preload_libraries list ('walpressure'); C<init>, a hash of
 PostgreSQL::Test::Cluster::init's parameters; C<extension> (1), 0 for none;
 C<pgbench>, a scale for walpressure.init_pgbench; C<env>, environment
 variables the server starts with (for its first start only).
+walpressure.cgroup is C<$CGROUP>: WP_TEST_CGROUP, else 'walpressure'.
 
 =cut
 
@@ -77,7 +115,7 @@ sub new_node
 	$node->init(%{ $o{init} // {} });
 	my $preload = $o{preload} // 'walpressure';
 	my @conf = @{ $o{conf} // [] };
-	my $text = "\nshared_preload_libraries = '$preload'\n";
+	my $text = "\nshared_preload_libraries = '$preload'\nwalpressure.cgroup = '$CGROUP'\n";
 	while (my ($k, $v) = splice(@conf, 0, 2))
 	{
 		$text .= "$k = $v\n";

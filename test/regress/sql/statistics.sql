@@ -221,13 +221,13 @@ FROM (VALUES (1, 1.0, 0.5), (4, 1.2, 0.5), (7, 0.8, 0.5),
              (2, 0.5, 0.25), (5, 0.6, 0.25), (8, 0.4, 0.25),
              (3, 1.0, 0.0), (6, 1.0, 0.0), (9, 1.0, 0.0)) AS v(step, m, sd)
 UNION ALL
-SELECT 1001, step, 2, 43, 'SELECT abalance FROM pgbench_accounts WHERE aid = $1', 1000, 100, 0.1, 0.01, 1000, 0
+SELECT 1001, step, 2, -5404936574263592151, 'SELECT abalance FROM pgbench_accounts WHERE aid = $1', 1000, 100, 0.1, 0.01, 1000, 0
 FROM generate_series(1, 8) AS step;
 SELECT value, rank, queryid, steps, calls_per_s, mean_ms, mean_ci_low_ms, mean_ci_high_ms, stddev_ms,
        mean_change_pct, stddev_change_pct, rows_per_call, wal_bytes_per_call, time_pct
 FROM walpressure.statements WHERE sweep_id = 1001;
 SELECT * FROM walpressure.report(1001) r WHERE r ~ '^(statements|UPDATE|SELECT|  )';
--- export() and import() carry them
+-- export() and import() carry them, query ids of all 64 bits too
 SELECT walpressure.import(walpressure.export(1001)) AS imported \gset
 SELECT count(*) AS imported_statements FROM walpressure.step_statements WHERE sweep_id = :imported;
 

@@ -74,6 +74,9 @@ SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'batch-inse
 SELECT walpressure.run_sweep('round_trip_us', ARRAY['0', '-5']);
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": "1 ms"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"round_trip_us": 2000000}');
+-- clients and iops_cap are run_sweep's arguments, not settings
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"clients": 4}');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"iops_cap": 500}');
 -- protocol: pgbench's --protocol, one of three words, for the pgbench engine
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], settings => '{"protocol": "fast"}');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'backend', settings => '{"protocol": "prepared"}');
