@@ -194,8 +194,8 @@ function paired(a, b, R,    k, n, l, r, m, h) {
 function paired_verdict(R) {
 	if (R["n"] == 0) return "no figures"
 	if (R["lo"] == "") return "no interval (one round)"
-	if (R["lo"] > 1) return "above 1"
-	if (R["hi"] < 1) return "below 1"
+	if (R["lo"] + 0 > 1) return "above 1"
+	if (R["hi"] + 0 < 1) return "below 1"
 	return "1 inside the interval"
 }
 
@@ -209,7 +209,7 @@ function iv(R, c, f) {
 
 # is x inside R's interval (false without one)
 function inside(x, R) {
-	return R["lo"] != "" && x >= R["lo"] && x <= R["hi"]
+	return R["lo"] != "" && x + 0 >= R["lo"] + 0 && x + 0 <= R["hi"] + 0
 }
 
 # a against b as a signed percentage: "+4.2%"
@@ -219,8 +219,158 @@ function pct(a, b) {
 
 function abs(x) { return x < 0 ? -x : x }
 
+# --- a share: x of n trials
+
+# P(X <= x) for X binomial(n, p), summed in logs (no underflow for large n)
+function binom_cdf(x, n, p,    i, lt, m, s, t) {
+	if (x < 0) return 0
+	if (x >= n) return 1
+	if (p <= 0) return 1
+	if (p >= 1) return 0
+	lt = n * log(1 - p)
+	m = lt
+	for (i = 0; i < x; i++) {
+		lt += log((n - i) / (i + 1)) + log(p / (1 - p))
+		t[i + 1] = lt
+		if (lt > m) m = lt
+	}
+	t[0] = n * log(1 - p)
+	for (i = 0; i <= x; i++) s += exp(t[i] - m)
+	return exp(m) * s
+}
+
+# The 95% interval of a share of x in n (Clopper-Pearson, exact: each
+# bound the p at which x or a more extreme count has probability 2.5%):
+# B["lo"], B["hi"]; B["p"] = x / n.
+function binom_ci(x, n, B,    a, b, i, mid) {
+	delete B
+	B["p"] = (n > 0) ? x / n : ""
+	if (n <= 0) { B["lo"] = B["hi"] = ""; return }
+	if (x == 0) B["lo"] = 0
+	else {
+		a = 0; b = 1
+		for (i = 0; i < 60; i++) { mid = (a + b) / 2; if (1 - binom_cdf(x - 1, n, mid) < 0.025) a = mid; else b = mid }
+		B["lo"] = (a + b) / 2
+	}
+	if (x == n) B["hi"] = 1
+	else {
+		a = 0; b = 1
+		for (i = 0; i < 60; i++) { mid = (a + b) / 2; if (binom_cdf(x, n, mid) > 0.025) a = mid; else b = mid }
+		B["hi"] = (a + b) / 2
+	}
+}
+
 # x, or "-" when it is empty (a NULL, a figure not measured)
 function or_dash(x) { return (x == "") ? "-" : x }
+
+# --- fidelity to a seed article: one definition for every seed script
+# (docs/benchmarks/fidelity.md; bench/fidelity-table gathers the lines)
+#
+# A table of an article is judged on its effects.  An effect: the article's
+# figure a; run_sweep's R, the paired ratio per round (paired(),
+# sweep_paired(): R["gm"], R["lo"], R["hi"]), or for a figure that is a
+# level (a rate, a share) its own interval over the rounds (summary()
+# gives S["mean"] etc.; copy it to R["gm"], R["lo"], R["hi"]); pgbench by
+# hand's paired ratio (or level) h, "" when not measured; ref: the figure of
+# no effect (1 for a ratio), "" for a level that has no direction.  An
+# article's ratio within +-FID_MARGIN % of ref (2, as
+# walpressure.equivalence_margin) is read as no effect: what it reports is
+# the noise of its own runs, not a direction: an interval that holds ref
+# agrees with it (and one beyond ref on its side agrees in direction).
+#
+#   fid_effect(F, name, a, R, h, ref)  one effect of the table
+#   fid_order(F, ok, what)             the table's order or shape (the
+#                                      values' order, where a peak is)
+#                                      agrees (ok) or not
+#   fid_not_run(F, why)                the article's condition could not
+#                                      be met here
+#   fid_status(F)                      the table's status:
+#     reproduced      every effect: a inside R's 95% interval, h inside it
+#                     too, and R shows a's direction (its interval lies on
+#                     a's side of ref; where a is ref, it holds ref); every
+#                     order agrees
+#     shape only      every direction and every order agree; some a or h
+#                     lies outside the interval
+#     not reproduced  a direction differs or is not shown (the interval
+#                     holds ref where a is not ref, or lies on the other
+#                     side), or an order differs
+#     not run         fid_not_run was called
+#   fid_why(F)                         what decided it, in words
+#   fid_line(F, seed, table, summary)  the line bench/fidelity-table reads:
+#                                      "fidelity: SEED | TABLE | STATUS | SUMMARY"
+function fid_effect(F, name, a, R, h, ref,    k, dir, ins, hin, small, holds, lo, hi) {
+	k = ++F["n"]
+	F["name", k] = name
+	if (R["lo"] == "" || R["hi"] == "") {
+		F["dir_bad"]++
+		F["why"] = F["why"] (F["why"] == "" ? "" : "; ") name ": run_sweep has no interval"
+		return
+	}
+	# numbers, whatever the CSV reader gave (a quoted row's fields are strings)
+	lo = R["lo"] + 0; hi = R["hi"] + 0; a += 0
+	if (h != "") h += 0
+	if (ref != "") ref += 0
+	ins = (a >= lo && a <= hi)
+	hin = (h != "" && h >= lo && h <= hi)
+	if (FID_MARGIN == "") FID_MARGIN = 2
+	small = (ref != "") && (a == ref || (ref > 0 && a > 0 && abs(log(a / ref)) <= log(1 + FID_MARGIN / 100)))
+	holds = (ref != "") && (lo <= ref && hi >= ref)
+	if (ref == "")
+		dir = 1
+	else if (holds)
+		dir = small
+	else
+		dir = (lo > ref) ? (a > ref) : (a < ref)
+	if (!dir) {
+		F["dir_bad"]++
+		F["why"] = F["why"] (F["why"] == "" ? "" : "; ") name ": " \
+			(holds ? "the direction is not shown (the interval " fid_num(R["lo"]) "-" fid_num(R["hi"]) " holds " ref ", the article " fid_num(a) ")" : \
+			 (a == ref) ? "run_sweep's interval " fid_num(R["lo"]) "-" fid_num(R["hi"]) " excludes " ref " where the article has no effect" : \
+			 "the direction differs (" fid_num(R["gm"]) ", interval " fid_num(R["lo"]) "-" fid_num(R["hi"]) "; the article " fid_num(a) ")")
+	}
+	if (!ins || !hin) {
+		F["size_bad"]++
+		if (dir)
+			F["why"] = F["why"] (F["why"] == "" ? "" : "; ") name ": " \
+				(!ins ? "the article's " fid_num(a) " " (a < lo ? "below" : "above") " the interval " fid_num(R["lo"]) "-" fid_num(R["hi"]) : "") \
+				(!ins && !hin ? ", " : "") \
+				(!hin ? (h == "" ? "no pgbench by hand" : "by hand's " fid_num(h) " outside it") : "")
+	}
+}
+
+function fid_order(F, ok, what) {
+	if (!ok) {
+		F["order_bad"]++
+		F["why"] = F["why"] (F["why"] == "" ? "" : "; ") "the order differs: " what
+	}
+}
+
+function fid_not_run(F, why) {
+	F["not_run"] = why
+}
+
+function fid_status(F) {
+	if (F["not_run"] != "") return "not run"
+	if (F["dir_bad"] || F["order_bad"] || !F["n"]) return "not reproduced"
+	if (F["size_bad"]) return "shape only"
+	return "reproduced"
+}
+
+function fid_why(F) {
+	if (F["not_run"] != "") return F["not_run"]
+	if (!F["n"]) return "no effect measured"
+	return (F["why"] == "") ? "every effect inside run_sweep's 95% interval with by hand's, in the article's direction and order" : F["why"]
+}
+
+function fid_num(x) {
+	if (x == "") return "-"
+	x += 0
+	return (x >= 100) ? sprintf("%.0f", x) : (x >= 10) ? sprintf("%.1f", x) : sprintf("%.3g", x)
+}
+
+function fid_line(F, seed, table, text) {
+	printf "fidelity: %s | %s | %s | %s\n", seed, table, fid_status(F), text
+}
 
 # --- run_sweep's steps (steps.csv, as wb_csv_sweeps writes it)
 
