@@ -23,6 +23,10 @@
 #                        NAME's is $WP_BENCH_TMP/walpressure-bench-NAME
 #   WP_BENCH_RESULTS     where results are written (default bench/results;
 #                        with WP_BENCH_QUICK=1, $WP_BENCH_TMP/walpressure-bench-quick)
+#   PG_MAJORS            a script that takes it (wb_major): its first major,
+#                        got by test/pg-major (WP_PG_CACHE: where it caches
+#                        them), instead of PG_CONFIG's; one that lives in a
+#                        chroot (17, 19) runs the script there (wb_chroot_run)
 
 set -euo pipefail
 WB_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -71,13 +75,22 @@ wb_init() {
 	WB_STAGE=$dir/results
 	WB_REPORT=$WB_STAGE/report.txt
 	WB_STARTED=$(date +%s)
+	WB_LOAD=$(cut -d ' ' -f 1-3 /proc/loadavg)
+	WB_ARGS=("$@")
 	# the command line: the knobs that change what runs, then the script and its arguments
 	local v knobs=""
-	for v in WP_BENCH_QUICK WP_BENCH_NO_BUILD WP_BENCH_CGROUP PG_MAJORS; do
+	for v in WP_BENCH_QUICK WP_BENCH_NO_BUILD WP_BENCH_CGROUP PG_CONFIG PG_MAJORS WP_PG_CACHE; do
 		[ -n "${!v:-}" ] && knobs="$knobs$v=$(printf '%q' "${!v}") "
 	done
 	WB_CMD="${knobs}bash bench/$WB_NAME"
 	[ $# -gt 0 ] && WB_CMD="$WB_CMD$(printf ' %q' "$@")"
+	# in a major's chroot, run by the same script outside (wb_chroot_run): its
+	# command line, start and load, what it read of the tree and the major
+	if [ -n "${WP_CHROOTED:-}" ] && [ -n "${WB_OUTER_CMD:-}" ]; then
+		WB_CMD=$WB_OUTER_CMD
+		WB_STARTED=$WB_OUTER_STARTED
+		WB_LOAD=$WB_OUTER_LOAD
+	fi
 	WB_AT_EXIT=()
 	trap wb_exit EXIT
 	trap 'exit 130' INT TERM
@@ -114,9 +127,14 @@ wb_setup() {
 	for w in "$@"; do
 		case $w in pkg=*) extra="$extra ${w#pkg=}" ;; esac
 	done
-	WP_PACKAGES="$WP_PACKAGES$extra"
-	wp_install_deps
-	[ -n "$WB_PG_CONFIG_GIVEN" ] && wb_use_pg_config "$WB_PG_CONFIG_GIVEN"
+	if [ -n "${WP_CHROOTED:-}" ]; then
+		# shellcheck disable=SC2086
+		wb_chroot_deps $extra
+	else
+		WP_PACKAGES="$WP_PACKAGES$extra"
+		wp_install_deps
+		[ -n "$WB_PG_CONFIG_GIVEN" ] && wb_use_pg_config "$WB_PG_CONFIG_GIVEN"
+	fi
 	WB_BUILT="not built by this bench (it does not load walpressure)"
 	for w in "$@"; do
 		case $w in
@@ -145,6 +163,80 @@ wb_build() {
 		wp_build_install "$WB_TOP"
 		WB_BUILT="built from this tree and installed by this run"
 	fi
+}
+
+# wb_major: in a script that takes PG_MAJORS (after wb_setup, before
+# wb_build), PostgreSQL ${PG_MAJORS%% *} instead of PG_CONFIG's, got by
+# test/pg-major.  A major that lives in a chroot (17, 19: test/pg-chroot)
+# runs this bench there (wb_chroot_run), and the script ends with it.
+wb_major() {
+	local m
+	[ -n "${PG_MAJORS:-}" ] || return 0
+	[ -z "${WP_CHROOTED:-}" ] || return 0 # inside: wb_setup took the chroot's
+	wp_majors
+	m=${PG_MAJORS%% *}
+	wp_get_major "$m"
+	if [ -n "$WP_CHROOT" ]; then
+		wb_chroot_run "$m"
+		exit 0
+	fi
+	wp_use_major "$m"
+}
+
+# wb_chroot_run MAJOR: this bench, with its arguments, run again inside the
+# chroot of MAJOR ($WP_CHROOT, from wp_get_major) on a copy of the tree in
+# the chroot's /tmp, as test/run's run_chroot runs the suites: /proc, /sys
+# (the cgroup hierarchy) and /dev mounted while it runs, the packages it
+# needs from the chroot's own apt (wb_chroot_deps), walpressure built and
+# installed there; its results copied out to $WB_RESULTS.  Its provenance
+# takes from this side what the chroot has not: the command line, the time
+# the run began and the load then, the git commit of the tree copied, the
+# device under the chroot's /tmp (where its cluster is), where the major
+# came from.  (WB_TRACE=1: the run inside traced, bash -x.)
+wb_chroot_run() {
+	local m=$1 root=$WP_CHROOT inner k pass=()
+	inner=$(mktemp -d "$root/tmp/walpressure-bench-src.XXXXXX")
+	chmod 755 "$inner"
+	wb_at_exit "rm -rf '$inner'"
+	cp -r "$WB_TOP/Makefile" "$WB_TOP/walpressure.control" "$WB_TOP/README.md" "$WB_TOP/src" \
+		"$WB_TOP/sql" "$WB_TOP/test" "$WB_TOP/bench" "$inner/"
+	rm -rf "$inner/bench/results"
+	for k in WP_BENCH_QUICK WP_BENCH_NO_BUILD WP_BENCH_CGROUP; do
+		[ -z "${!k:-}" ] || pass+=("$k=${!k}")
+	done
+	wp_chroot_mount "$root"
+	wb_at_exit "wp_chroot_umount '$root'"
+	echo "== bench/$WB_NAME on PostgreSQL $m, in the chroot $root"
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+		WP_CHROOTED=1 PG_MAJORS="$m" "${pass[@]}" WP_BENCH_RESULTS="${inner#"$root"}/results" \
+		WB_OUTER_CMD="$WB_CMD" WB_OUTER_STARTED="$WB_STARTED" WB_OUTER_LOAD="$WB_LOAD" \
+		WB_OUTER_GIT="$(wb_git_line)" WB_OUTER_WAL="$(wb_wal_device "$root/tmp")" \
+		WB_OUTER_PG_FROM="the chroot $root (test/pg-chroot): $(head -n 1 "$root/.complete")" \
+		bash ${WB_TRACE:+-x} "${inner#"$root"}/bench/$WB_NAME" "${WB_ARGS[@]}" ||
+		wp_die "bench/$WB_NAME failed in the chroot of PostgreSQL $m"
+	install -d "$WB_RESULTS"
+	cp -r "$inner/results/." "$WB_RESULTS/"
+	echo "copied out of the chroot to $WB_RESULTS: $(cd "$inner/results" && find . -type f | sed 's,^\./,,' | sort | paste -sd ' ' -)"
+}
+
+# wb_chroot_deps [PACKAGE...]: inside a major's chroot, the packages named
+# that it lacks, from the chroot's own apt (its own sources, never the
+# machine's); then its one PostgreSQL, PG_MAJORS's.
+wb_chroot_deps() {
+	local p missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		echo "== installing in the chroot:$missing"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq || wp_die "apt-get update failed in the chroot"
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+			wp_die "apt-get install$missing failed in the chroot"
+	fi
+	id postgres >/dev/null 2>&1 || wp_die "no postgres OS user in the chroot"
+	wp_use_major "${PG_MAJORS%% *}"
 }
 
 # sourced with arguments (the script's first line): set up the bench at once

@@ -7,15 +7,53 @@
 # $WB_STAGE/provenance.txt: walpressure's version (the cluster's extension,
 # the installed control file, this tree's walpressure.control, whether this
 # run built it), the git commit and whether the tree was dirty, PostgreSQL's
-# server_version, the date the run began, the machine (CPUs, memory,
-# kernel, the device under pg_wal), the command line.
+# server_version, its major and where it came from (wb_pg_from), the date
+# the run began, the machine (CPUs, memory, kernel, the device under pg_wal)
+# and its load average then, the command line.
 wb_provenance() {
-	local tree ext avail preload server gitl head branch dirty wal src fstype rota cpus model mem capg
+	local tree ext avail preload server gitl wal cpus model mem capg
 	tree=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$WB_TOP/walpressure.control")
 	ext=$(q -c "SELECT extversion FROM pg_extension WHERE extname = 'walpressure'")
 	avail=$(q -c "SELECT default_version FROM pg_available_extensions WHERE name = 'walpressure'")
 	preload=$(q -c 'SHOW shared_preload_libraries')
 	server=$(q -c 'SHOW server_version')
+	gitl=${WB_OUTER_GIT:-$(wb_git_line)}
+	wal=${WB_OUTER_WAL:-$(wb_wal_device "$data/pg_wal")}
+	cpus=$(nproc)
+	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	mem=$(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)
+	capg=""
+	[ -n "${WB_CG_CONTROLLER:-}" ] && capg="; the cap in cgroup $WB_CG_CONTROLLER:/$WB_CGROUP"
+	{
+		if [ -n "$ext" ]; then
+			echo "# walpressure: $ext (the extension in the bench's cluster); installed control file $avail, this tree's walpressure.control $tree; $WB_BUILT; shared_preload_libraries '$preload'"
+		else
+			echo "# walpressure: not created in the bench's cluster; installed control file ${avail:-none}, this tree's walpressure.control $tree; $WB_BUILT; shared_preload_libraries '$preload'"
+		fi
+		echo "# git: $gitl"
+		echo "# PostgreSQL: $server (server_version of the bench's cluster); major $PG_MAJOR, pg_config $PG_CONFIG: $(wb_pg_from)"
+		echo "# date: $(date -u -d "@$WB_STARTED" '+%Y-%m-%d %H:%M UTC') (the run began)"
+		echo "# machine: $cpus CPUs (${model:-model unknown}), $mem of memory, kernel $(uname -r), pg_wal on $wal$capg"
+		echo "# load average when the run began: $WB_LOAD (1, 5, 15 min; /proc/loadavg), on $cpus CPUs"
+		echo "# command: $WB_CMD"
+		[ "$WB_QUICK" = 1 ] && echo "# SMOKE RUN (WP_BENCH_QUICK=1): durations, rounds and data shrunk to prove the script runs; not results"
+	} >"$WB_STAGE/provenance.txt"
+	return 0
+}
+
+# wb_wal_device PATH: the device and file system PATH is on (in a chroot
+# the run outside reads it: findmnt finds no mount of the chroot's paths).
+wb_wal_device() {
+	local src fstype rota
+	read -r src fstype <<<"$(findmnt -no SOURCE,FSTYPE -T "$1")"
+	rota=$(lsblk -ndo ROTA "$src" 2>/dev/null | tr -d ' ') || true
+	case $rota in 0) rota=", not rotational" ;; 1) rota=", rotational" ;; *) rota="" ;; esac
+	echo "${src:-unknown} (${fstype:-?}$rota)"
+}
+
+# wb_git_line: this tree's git commit and whether it differs from it.
+wb_git_line() {
+	local head branch dirty gitl
 	if head=$(git -C "$WB_TOP" rev-parse HEAD 2>/dev/null); then
 		branch=$(git -C "$WB_TOP" rev-parse --abbrev-ref HEAD)
 		dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }')
@@ -29,29 +67,40 @@ wb_provenance() {
 	else
 		gitl="not a git checkout: no commit to name"
 	fi
-	read -r src fstype <<<"$(findmnt -no SOURCE,FSTYPE -T "$data/pg_wal")"
-	rota=$(lsblk -ndo ROTA "$src" 2>/dev/null | tr -d ' ')
-	case $rota in 0) rota=", not rotational" ;; 1) rota=", rotational" ;; *) rota="" ;; esac
-	wal="$src ($fstype$rota)"
-	cpus=$(nproc)
-	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-	mem=$(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)
-	capg=""
-	[ -n "${WB_CG_CONTROLLER:-}" ] && capg="; the cap in cgroup $WB_CG_CONTROLLER:/$WB_CGROUP"
-	{
-		if [ -n "$ext" ]; then
-			echo "# walpressure: $ext (the extension in the bench's cluster); installed control file $avail, this tree's walpressure.control $tree; $WB_BUILT; shared_preload_libraries '$preload'"
-		else
-			echo "# walpressure: not created in the bench's cluster; installed control file ${avail:-none}, this tree's walpressure.control $tree; $WB_BUILT; shared_preload_libraries '$preload'"
+	echo "$gitl"
+}
+
+# wb_pg_from: where the PostgreSQL of PG_CONFIG came from, as its files say:
+# the chroot it runs in (said by the run outside it, wb_chroot_run); the
+# stamp of test/pg-major's build in a directory above its bindir (a copy
+# elsewhere keeps it); the Debian package that owns its pg_config; or, for
+# a copy of a package's files, the package whose postgres it is byte for
+# byte.
+wb_pg_from() {
+	local d=$PGBIN pkg deb
+	if [ -n "${WB_OUTER_PG_FROM:-}" ]; then
+		echo "$WB_OUTER_PG_FROM"
+		return 0
+	fi
+	while [ "$d" != / ]; do
+		d=$(dirname "$d")
+		if [ -f "$d/.complete" ]; then
+			echo "test/pg-major's build, its stamp $d/.complete: $(head -n 1 "$d/.complete")"
+			return 0
 		fi
-		echo "# git: $gitl"
-		echo "# PostgreSQL: $server (server_version of the bench's cluster)"
-		echo "# date: $(date -u -d "@$WB_STARTED" '+%Y-%m-%d %H:%M UTC') (the run began)"
-		echo "# machine: $cpus CPUs (${model:-model unknown}), $mem of memory, kernel $(uname -r), pg_wal on $wal$capg"
-		echo "# command: $WB_CMD"
-		[ "$WB_QUICK" = 1 ] && echo "# SMOKE RUN (WP_BENCH_QUICK=1): durations, rounds and data shrunk to prove the script runs; not results"
-	} >"$WB_STAGE/provenance.txt"
-	return 0
+	done
+	if pkg=$(dpkg-query -S "$PG_CONFIG" 2>/dev/null); then
+		pkg=${pkg%%:*}
+		echo "Debian's package $pkg $(dpkg-query -W -f='${Version}' "$pkg")"
+		return 0
+	fi
+	deb=/usr/lib/postgresql/$PG_MAJOR/bin/postgres
+	if cmp -s "$PGBIN/postgres" "$deb" && pkg=$(dpkg-query -S "$deb" 2>/dev/null); then
+		pkg=${pkg%%:*}
+		echo "a copy of Debian's package $pkg $(dpkg-query -W -f='${Version}' "$pkg") (its postgres is $deb byte for byte)"
+		return 0
+	fi
+	echo "no build stamp or Debian package names it"
 }
 
 # wb_header TITLE: the first lines of the text results: the title, the
