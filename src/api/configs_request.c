@@ -106,7 +106,7 @@ wp_request_config(WpSweepRequest *req, int pos, const char *text)
 					 errmsg("a value of a settings sweep cannot set %s", key),
 					 errdetail("A value may set clients and the settings walpressure varies; %s is the same for the whole sweep.", key),
 					 errhint("Give %s in run_sweep's %s argument.", key,
-							 strcmp(key, "iops_cap") == 0 ? "iops_cap" : "settings")));
+							 strcmp(key, "iops_cap") == 0 || strcmp(key, "rate") == 0 ? key : "settings")));
 		if (kind != WP_PARAM_SESSION && kind != WP_PARAM_SERVER)
 			wp_refuse_setting(key, "settings");
 		for (int f = 0; f < req->nfixed; f++)

@@ -208,6 +208,7 @@ SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"shared_buffers": "1GB"}'
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"work_mem": "1GB"}'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"full_page_writes": "off"}'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"batch_size": 10}'], clients => 1);
+SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"rate": 100}'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"clients": 0}'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_siblings": {"a": 1}}'], clients => 1);
 SELECT walpressure.run_sweep('settings', ARRAY['{}', '{"commit_delay": 10}'], clients => 1,
