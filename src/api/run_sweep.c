@@ -277,60 +277,6 @@ wp_request_setting(FunctionCallInfo fcinfo, WpSweepRequest *req)
 }
 
 /*
- * The swept setting's values: each checked as one value of it (a
- * configuration's keys after the fixed settings, wp_request_configs).
- * Returns the most clients a value runs, 0 when it is not the clients.
- */
-static int64
-wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems)
-{
-	bool	   *elem_nulls;
-	int			nelems;
-	int64		max_clients = 0;
-
-	if (PG_ARGISNULL(A_VALS))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("give the values to run (vals) or a range to search (range)"),
-				 errhint("For example vals => ARRAY[0, 1000], or range => '[0, 2000]'.")));
-	wp_vals_as_text(fcinfo, req->kind == WP_PARAM_CONFIG, elems, &elem_nulls, &nelems);
-	if (nelems == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("vals is empty: give at least one value of %s", req->setting),
-				 req->kind == WP_PARAM_CONFIG ?
-				 errhint("For example vals => ARRAY['{}', '{\"synchronous_commit\": \"off\"}'].") : 0));
-	if (nelems > WP_MAX_VALUES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("vals has %d values; a sweep takes at most %d", nelems, WP_MAX_VALUES)));
-	for (int i = 0; i < nelems; i++)
-	{
-		char	   *v;
-
-		if (elem_nulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("vals holds a NULL")));
-		if (req->kind == WP_PARAM_CONFIG)
-			continue;			/* after the fixed settings: wp_request_configs */
-		v = TextDatumGetCString((*elems)[i]);
-		if (strcmp(req->setting, "rate") == 0)
-		{
-			wp_check_one_value(req->setting, v);
-			req->rates[i] = wp_check_rate_value(v);
-			strlcpy(req->vals[i], v, WP_VALUE_MAX);
-			continue;
-		}
-		strlcpy(req->vals[i], wp_check_swept_value(req, v, &req->ivals[i]), WP_VALUE_MAX);
-		if (strcmp(req->setting, "clients") == 0)
-			max_clients = Max(max_clients, req->ivals[i]);
-	}
-	req->nvals = nelems;
-	return max_clients;
-}
-
-/*
  * What the chosen engine cannot run: round_trip_us is the backend engine's,
  * a protocol other than simple pgbench's;
  * pgbench parses a batch of one INSERT per row before it starts; a custom

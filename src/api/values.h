@@ -12,6 +12,7 @@
 #ifndef WALPRESSURE_VALUES_H
 #define WALPRESSURE_VALUES_H
 
+#include "fmgr.h"
 #include "utils/jsonb.h"
 
 #include "sweep/request.h"
@@ -28,6 +29,7 @@ extern void wp_check_setting_value(WpParamKind kind, const char *name, const cha
 								   bool accept_data_loss);
 extern char *wp_value_as_held(const char *name, const char *value);
 extern char *wp_check_swept_value(const WpSweepRequest *req, const char *v, int *ival);
+extern int64 wp_request_values(FunctionCallInfo fcinfo, WpSweepRequest *req, Datum **elems);
 extern char *wp_pg_settings(const char *name, const char *column);
 extern char *wp_jsonb_text(JsonbValue *v);
 
