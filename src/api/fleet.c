@@ -368,16 +368,7 @@ wp_fleet_collect(PG_FUNCTION_ARGS)
 	if (SPI_execute_with_args("SELECT * FROM walpressure._fleet_collect($1)", 1,
 							  (Oid[]) {TEXTARRAYOID}, &servers, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not collect");
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		int			natts = rsinfo->setDesc->natts;
-		Datum	   *values = palloc(sizeof(Datum) * natts);
-		bool	   *nulls = palloc(sizeof(bool) * natts);
-
-		for (int c = 0; c < natts; c++)
-			values[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
+	wp_spi_rows_out(rsinfo);
 	wp_safe_path_end(nest);
 	SPI_finish();
 	return (Datum) 0;

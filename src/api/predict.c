@@ -140,16 +140,7 @@ wp_predict(PG_FUNCTION_ARGS)
 	if (SPI_execute_with_args("SELECT * FROM walpressure._predict($1, $2, $3)", 3,
 							  (Oid[]) {INT8OID, INT4OID, INT4OID}, args, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not predict from sweep " INT64_FORMAT, DatumGetInt64(args[0]));
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		int			natts = rsinfo->setDesc->natts;
-		Datum	   *values = palloc(sizeof(Datum) * natts);
-		bool	   *isnull = palloc(sizeof(bool) * natts);
-
-		for (int c = 0; c < natts; c++)
-			values[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &isnull[c]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, isnull);
-	}
+	wp_spi_rows_out(rsinfo);
 	wp_safe_path_end(nest);
 	SPI_finish();
 	return (Datum) 0;

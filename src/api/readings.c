@@ -254,15 +254,7 @@ wp_prewarm(PG_FUNCTION_ARGS)
 	if (SPI_execute_with_args("SELECT * FROM walpressure._prewarm($1)", 1, (Oid[]) {REGCLASSARRAYOID},
 							  &rels, " ", false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not prewarm");
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		Datum		values[2];
-		bool		nulls[2];
-
-		for (int c = 0; c < 2; c++)
-			values[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
+	wp_spi_rows_out(rsinfo);
 	wp_safe_path_end(nest);
 	SPI_finish();
 	return (Datum) 0;

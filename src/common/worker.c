@@ -13,6 +13,8 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "executor/spi.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "mb/pg_wchar.h"
@@ -254,4 +256,23 @@ void
 wp_safe_path_end(int nest)
 {
 	AtEOXact_GUC(true, nest);
+}
+
+/*
+ * Every row of SPI's last query into a set-returning call's tuplestore, its
+ * columns in the call's order (the query returns the call's own columns).
+ */
+void
+wp_spi_rows_out(ReturnSetInfo *rsinfo)
+{
+	int			natts = rsinfo->setDesc->natts;
+	Datum	   *values = palloc(sizeof(Datum) * natts);
+	bool	   *nulls = palloc(sizeof(bool) * natts);
+
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		for (int c = 0; c < natts; c++)
+			values[c] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
 }

@@ -11,6 +11,8 @@
 #ifndef WALPRESSURE_WORKER_H
 #define WALPRESSURE_WORKER_H
 
+#include "nodes/execnodes.h"
+
 #include "utils/elog.h"
 #include "utils/palloc.h"
 #include "postgres_ext.h"
@@ -33,5 +35,6 @@ extern void wp_copy_text(char *dst, const char *src, Size size);
 extern int	wp_load_backends(Oid roleid, bool syncrep_only, bool terminate);
 extern int	wp_safe_path_begin(void);
 extern void wp_safe_path_end(int nest);
+extern void wp_spi_rows_out(ReturnSetInfo *rsinfo);
 
 #endif							/* WALPRESSURE_WORKER_H */
