@@ -260,7 +260,9 @@ nothing_left('white space in search_path');
 # --- stale pgbench directories: no link is followed, nothing of another's removed
 my $victim = PostgreSQL::Test::Utils::tempdir();
 for my $f (1 .. 3) { open(my $fh, '>', "$victim/keep$f") or die; print $fh "x\n"; close $fh; }
-symlink($victim, '/dev/shm/walpressure-pgbench.1.AAAAAA') or die "symlink: $!";
+# (named for this test process: two majors' suites may run this at once)
+my $legacy = sprintf('/dev/shm/walpressure-pgbench.1.A%05d', $$ % 100000);
+symlink($victim, $legacy) or die "symlink $legacy: $!";
 my $port = $node->port;
 my $parent = "/dev/shm/walpressure.$>.$port";
 mkdir($parent, 0700);
@@ -270,9 +272,9 @@ SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'pgbench', clie
                              duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
 is(scalar(grep { -f $_ } glob("$victim/keep*")), 3,
 	'a symlink named like a stale pgbench directory: the files it points to are still there');
-ok(!-l "$parent/pgbench.1.BBBBBB" || -l '/dev/shm/walpressure-pgbench.1.AAAAAA',
+ok(!-l "$parent/pgbench.1.BBBBBB" || -l $legacy,
 	'the links themselves: the one in the private directory may go, nothing else');
-unlink('/dev/shm/walpressure-pgbench.1.AAAAAA', "$parent/pgbench.1.BBBBBB");
+unlink($legacy, "$parent/pgbench.1.BBBBBB");
 # a private directory that is not private is refused, not used
 chmod(0777, $parent);
 ($ret, $out, $err) = $node->psql('postgres', q{
