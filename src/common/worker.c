@@ -23,6 +23,7 @@
 #include "storage/procarray.h"
 #include "utils/backend_status.h"
 #include "utils/guc.h"
+#include "utils/tuplestore.h"
 #include "utils/wait_event.h"
 
 #include "compat.h"

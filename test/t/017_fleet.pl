@@ -566,7 +566,7 @@ $b->stop;
 kill 'TERM', $fwd_pid;
 if ($net)
 {
-	kill 'TERM', $far;
+	kill 'TERM', $far if defined $far;
 	$net->kill_kill;
 }
 $a->stop;
