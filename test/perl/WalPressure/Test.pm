@@ -42,15 +42,30 @@ our @EXPORT = qw(
 # When test/run runs majors side by side it names a lock file
 # (WP_TEST_LOCK): every TAP file holds it shared from its start, and a file
 # that measures the machine (fsync rates, a cap's throughput, a standby's
-# delay) calls quiet_machine() to hold it alone.
-my $lock_fh;
+# delay) calls quiet_machine() to hold it alone.  Both pass through a
+# turnstile first (WP_TEST_LOCK.turn, held only while taking the lock): a
+# file waiting to hold the machine alone keeps the turnstile, so no new
+# file takes the lock shared before it.  Without it, with three majors side
+# by side, the shared holds overlap and the one waiting alone could wait
+# for a whole major.
+my ($lock_fh, $turn_fh);
+
+sub take_lock
+{
+	my ($mode) = @_;
+	open($turn_fh, '>>', "$ENV{WP_TEST_LOCK}.turn") or die "open $ENV{WP_TEST_LOCK}.turn: $!";
+	flock($turn_fh, LOCK_EX) or die "flock $ENV{WP_TEST_LOCK}.turn: $!";
+	flock($lock_fh, $mode) or die "flock $ENV{WP_TEST_LOCK}: $!";
+	close($turn_fh);
+	return;
+}
 
 sub import
 {
 	if ($ENV{WP_TEST_LOCK} && !$lock_fh)
 	{
 		open($lock_fh, '>>', $ENV{WP_TEST_LOCK}) or die "open $ENV{WP_TEST_LOCK}: $!";
-		flock($lock_fh, LOCK_SH) or die "flock $ENV{WP_TEST_LOCK}: $!";
+		take_lock(LOCK_SH);
 	}
 	goto &Exporter::import;
 }
@@ -90,7 +105,7 @@ sub quiet_machine
 {
 	return unless $lock_fh;
 	flock($lock_fh, LOCK_UN);
-	flock($lock_fh, LOCK_EX) or die "flock $ENV{WP_TEST_LOCK}: $!";
+	take_lock(LOCK_EX);
 	return;
 }
 
