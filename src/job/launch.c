@@ -90,6 +90,7 @@ typedef struct WpOutcome
 	char		detail[WP_MESSAGE_MAX];
 	char		hint[WP_MESSAGE_MAX];
 	char		last_step[WP_MESSAGE_MAX];
+	WpStepMessage step_message[WP_STEP_MESSAGES];	/* step % WP_STEP_MESSAGES */
 	char		note[WP_MESSAGE_MAX];	/* the worker's, before its first step */
 	pid_t		pid;			/* the worker that finished it */
 } WpOutcome;
@@ -107,6 +108,7 @@ wp_job_read(uint64 seq, WpOutcome *o)
 			o->sweep_id = wp_job->sweep_id;
 		o->steps_done = wp_job->steps_done;
 		strlcpy(o->last_step, wp_job->last_step, WP_MESSAGE_MAX);
+		memcpy(o->step_message, wp_job->step_message, sizeof(o->step_message));
 		strlcpy(o->note, wp_job->note, WP_MESSAGE_MAX);
 	}
 	o->finished = wp_job->finished_seq >= seq;
@@ -166,6 +168,24 @@ wp_job_notice(const char *text)
 	HOLD_INTERRUPTS();
 	ereport(NOTICE, (errmsg("%s", text)));
 	RESUME_INTERRUPTS();
+}
+
+/*
+ * A NOTICE for each step done since step "reported": the worker may have
+ * done several before the caller woke (the slot keeps the last
+ * WP_STEP_MESSAGES; a step it no longer holds, or that sent no message, is
+ * passed over).
+ */
+static void
+wp_job_notice_steps(const WpOutcome *o, int reported)
+{
+	for (int s = Max(reported + 1, o->steps_done - WP_STEP_MESSAGES + 1); s <= o->steps_done; s++)
+	{
+		const WpStepMessage *m = &o->step_message[s % WP_STEP_MESSAGES];
+
+		if (m->step == s)
+			wp_job_notice(m->text);
+	}
 }
 
 /*
@@ -345,7 +365,7 @@ wp_job_wait(uint64 seq, BackgroundWorkerHandle *handle, bool until_id, WpOutcome
 		wp_job_read(seq, o);
 		if (!until_id && o->steps_done > reported)
 		{
-			wp_job_notice(o->last_step);
+			wp_job_notice_steps(o, reported);
 			reported = o->steps_done;
 			last_notice = GetCurrentTimestamp();
 		}

@@ -247,6 +247,8 @@ wp_job_step_done(int step, const char *message)
 	wp_job->steps_done = step;
 	wp_job->last_done_at = GetCurrentTimestamp();
 	wp_copy_text(wp_job->last_step, message, WP_MESSAGE_MAX);
+	wp_job->step_message[step % WP_STEP_MESSAGES].step = step;
+	wp_copy_text(wp_job->step_message[step % WP_STEP_MESSAGES].text, message, WP_MESSAGE_MAX);
 	LWLockRelease(wp_job->lock);
 	wp_job_wake_caller();
 }
@@ -323,6 +325,8 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 	wp_job->dboid = MyDatabaseId;
 	wp_job->roleoid = GetUserId();
 	wp_job->last_step[0] = '\0';
+	for (int i = 0; i < WP_STEP_MESSAGES; i++)
+		wp_job->step_message[i].step = 0;
 	wp_job->note[0] = '\0';
 	wp_job->value[0] = '\0';
 	wp_job->steps_total = 0;

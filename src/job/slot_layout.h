@@ -36,6 +36,19 @@ typedef enum WpJobState
  */
 #define WP_OUTCOMES 8
 
+/*
+ * The messages of the last steps done, step % WP_STEP_MESSAGES: a caller
+ * that wakes after two or more steps were done (a loaded machine, a quick
+ * job such as init_pgbench's first steps) still tells each of them.
+ */
+#define WP_STEP_MESSAGES 8
+
+typedef struct WpStepMessage
+{
+	int			step;			/* the step it tells of, 0: none */
+	char		text[WP_MESSAGE_MAX];
+} WpStepMessage;
+
 typedef struct WpJobOutcome
 {
 	uint64		seq;			/* the launch, 0: none */
@@ -69,6 +82,7 @@ typedef struct WpJob
 	int			steps_total;
 	int			steps_done;
 	char		last_step[WP_MESSAGE_MAX];
+	WpStepMessage step_message[WP_STEP_MESSAGES];
 	char		note[WP_MESSAGE_MAX];	/* for the plan NOTICE, "": none */
 	WpPhase		phase;
 	int			step;
