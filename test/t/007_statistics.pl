@@ -129,7 +129,8 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend'
 	last unless $stop =~ /^decided: /;
 	note("try $try: the A/A pair read \"$stop\" (the 5% a 95% interval allows); again");
 }
-like($stop, qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), after 3 rounds$/,
+# (three rounds at least, more where a loaded machine widens the interval)
+like($stop, qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), after ([3-9]|\d\d) rounds$/,
 	'repeats => auto decides with the caller\'s walpressure.equivalence_margin');
 
 # a real effect: synchronous_commit off against on
