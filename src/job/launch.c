@@ -89,7 +89,6 @@ typedef struct WpOutcome
 	char		message[WP_MESSAGE_MAX];
 	char		detail[WP_MESSAGE_MAX];
 	char		hint[WP_MESSAGE_MAX];
-	char		last_step[WP_MESSAGE_MAX];
 	WpStepMessage step_message[WP_STEP_MESSAGES];	/* step % WP_STEP_MESSAGES */
 	char		note[WP_MESSAGE_MAX];	/* the worker's, before its first step */
 	pid_t		pid;			/* the worker that finished it */
@@ -107,7 +106,6 @@ wp_job_read(uint64 seq, WpOutcome *o)
 		if (wp_job->sweep_id > 0)
 			o->sweep_id = wp_job->sweep_id;
 		o->steps_done = wp_job->steps_done;
-		strlcpy(o->last_step, wp_job->last_step, WP_MESSAGE_MAX);
 		memcpy(o->step_message, wp_job->step_message, sizeof(o->step_message));
 		strlcpy(o->note, wp_job->note, WP_MESSAGE_MAX);
 	}

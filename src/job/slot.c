@@ -243,12 +243,13 @@ wp_job_phase(WpPhase phase, int step, int repeat, const char *value)
 void
 wp_job_step_done(int step, const char *message)
 {
+	WpStepMessage *m = &wp_job->step_message[step % WP_STEP_MESSAGES];
+
 	LWLockAcquire(wp_job->lock, LW_EXCLUSIVE);
 	wp_job->steps_done = step;
 	wp_job->last_done_at = GetCurrentTimestamp();
-	wp_copy_text(wp_job->last_step, message, WP_MESSAGE_MAX);
-	wp_job->step_message[step % WP_STEP_MESSAGES].step = step;
-	wp_copy_text(wp_job->step_message[step % WP_STEP_MESSAGES].text, message, WP_MESSAGE_MAX);
+	m->step = step;
+	wp_copy_text(m->text, message, WP_MESSAGE_MAX);
 	LWLockRelease(wp_job->lock);
 	wp_job_wake_caller();
 }
@@ -324,7 +325,6 @@ wp_job_claim(WpJobKind kind, const void *req, Size len)
 	wp_job->worker_pid = 0;
 	wp_job->dboid = MyDatabaseId;
 	wp_job->roleoid = GetUserId();
-	wp_job->last_step[0] = '\0';
 	for (int i = 0; i < WP_STEP_MESSAGES; i++)
 		wp_job->step_message[i].step = 0;
 	wp_job->note[0] = '\0';
@@ -369,6 +369,7 @@ bool
 wp_job_view(WpJobView *v)
 {
 	bool		active;
+	const WpStepMessage *last;
 
 	memset(v, 0, sizeof(WpJobView));
 	LWLockAcquire(wp_job->lock, LW_SHARED);
@@ -386,7 +387,9 @@ wp_job_view(WpJobView *v)
 		v->repeat = wp_job->repeat;
 		v->phase = wp_job->phase;
 		strlcpy(v->value, wp_job->value, WP_VALUE_MAX);
-		strlcpy(v->last_step, wp_job->last_step, WP_MESSAGE_MAX);
+		last = &wp_job->step_message[wp_job->steps_done % WP_STEP_MESSAGES];
+		strlcpy(v->last_step, last->step == wp_job->steps_done && last->step > 0 ? last->text : "",
+				WP_MESSAGE_MAX);
 		v->phase_at = wp_job->phase_at;
 		v->step_at = wp_job->step_at;
 		v->first_step_at = wp_job->first_step_at;

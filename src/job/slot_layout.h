@@ -81,8 +81,7 @@ typedef struct WpJob
 	/* progress */
 	int			steps_total;
 	int			steps_done;
-	char		last_step[WP_MESSAGE_MAX];
-	WpStepMessage step_message[WP_STEP_MESSAGES];
+	WpStepMessage step_message[WP_STEP_MESSAGES];	/* the last step's: steps_done's */
 	char		note[WP_MESSAGE_MAX];	/* for the plan NOTICE, "": none */
 	WpPhase		phase;
 	int			step;
