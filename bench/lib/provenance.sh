@@ -51,15 +51,24 @@ wb_wal_device() {
 	echo "${src:-unknown} (${fstype:-?}$rota)"
 }
 
-# wb_git_line: this tree's git commit and whether it differs from it.
+# wb_git_line: this tree's git commit and whether it differs from it.  What
+# benches write (bench/results/, and docs/ that their tools refresh) is not
+# code: a tree where only those differ (an earlier bench of the same tree)
+# reads "code clean", with them named.
 wb_git_line() {
-	local head branch dirty gitl
+	local head branch dirty written gitl
 	if head=$(git -C "$WB_TOP" rev-parse HEAD 2>/dev/null); then
 		branch=$(git -C "$WB_TOP" rev-parse --abbrev-ref HEAD)
-		dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }')
-		if [ -z "$dirty" ]; then
+		dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }' | grep -vE '^(bench/results|docs)/')
+		written=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }' | grep -E '^(bench/results|docs)/')
+		if [ -z "$dirty" ] && [ -z "$written" ]; then
 			gitl="commit $head ($branch), tree clean"
+		elif [ -z "$dirty" ]; then
+			gitl="commit $head ($branch), code clean: only results and docs written since differ ($(wc -l <<<"$written") file(s):"
+			gitl="$gitl $(head -n 5 <<<"$written" | paste -sd ' ' -)$([ "$(wc -l <<<"$written")" -gt 5 ] && echo " ...")"
+			gitl="$gitl)"
 		else
+			dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }')
 			gitl="commit $head ($branch), tree DIRTY: $(wc -l <<<"$dirty") file(s) differ from it (git status):"
 			gitl="$gitl $(head -n 5 <<<"$dirty" | paste -sd ' ' -)"
 			[ "$(wc -l <<<"$dirty")" -gt 5 ] && gitl="$gitl ..."
