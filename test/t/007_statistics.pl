@@ -137,16 +137,26 @@ SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend'
 like($stop, qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), after ([3-9]|\d\d) rounds$/,
 	'repeats => auto decides with the caller\'s walpressure.equivalence_margin');
 
-# a real effect: synchronous_commit off against on
-$id = $node->safe_psql('postgres', q{
+# a real effect: synchronous_commit off against on.  Beside the other
+# majors' suites (test/run) the disk's neighbours made 'on' range so widely
+# that three rounds left even this effect undecided (16, at 65a12ac): an
+# honest answer, not a wrong one, so such a run is made again, at most
+# three times in all; "slower" or "the same" fails at once
+my $verdict;
+for my $try (1 .. 3)
+{
+	$id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 4, duration => '2 s',
                              warmup => '1 s', repeats => 3, prewarm => false)});
+	$verdict = $node->safe_psql('postgres', qq{
+SELECT verdict FROM walpressure.results WHERE sweep_id = $id AND value = 'off'});
+	last unless $verdict eq 'undecided';
+	note("try $try: synchronous_commit off read undecided on this loaded machine; again");
+}
 note $node->safe_psql('postgres', qq{
 SELECT string_agg(value || ': ' || tps || ' [' || tps_ci_low || ', ' || tps_ci_high || '] ' || verdict, '; ')
 FROM walpressure.results WHERE sweep_id = $id});
-is($node->safe_psql('postgres', qq{
-SELECT verdict FROM walpressure.results WHERE sweep_id = $id AND value = 'off'}), 'faster',
-	'synchronous_commit off reads faster');
+is($verdict, 'faster', 'synchronous_commit off reads faster');
 is($node->safe_psql('postgres', qq{SELECT value || ' | ' || apply FROM walpressure.best WHERE sweep_id = $id}),
 	q{off | SET LOCAL synchronous_commit = 'off'; -- in each transaction that may lose its commit in a crash, never server-wide},
 	'best gives the value and, as it can lose data, applies it per transaction only');
