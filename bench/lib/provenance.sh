@@ -56,11 +56,12 @@ wb_wal_device() {
 # code: a tree where only those differ (an earlier bench of the same tree)
 # reads "code clean", with them named.
 wb_git_line() {
-	local head branch dirty written gitl
+	local head branch changed dirty written gitl
 	if head=$(git -C "$WB_TOP" rev-parse HEAD 2>/dev/null); then
 		branch=$(git -C "$WB_TOP" rev-parse --abbrev-ref HEAD)
-		dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }' | grep -vE '^(bench/results|docs)/')
-		written=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }' | grep -E '^(bench/results|docs)/')
+		changed=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }')
+		dirty=$(grep -vE '^(bench/results|docs)/' <<<"$changed")
+		written=$(grep -E '^(bench/results|docs)/' <<<"$changed")
 		if [ -z "$dirty" ] && [ -z "$written" ]; then
 			gitl="commit $head ($branch), tree clean"
 		elif [ -z "$dirty" ]; then
@@ -68,7 +69,7 @@ wb_git_line() {
 			gitl="$gitl $(head -n 5 <<<"$written" | paste -sd ' ' -)$([ "$(wc -l <<<"$written")" -gt 5 ] && echo " ...")"
 			gitl="$gitl)"
 		else
-			dirty=$(git -C "$WB_TOP" status --porcelain | awk '{ print $NF }')
+			dirty=$changed
 			gitl="commit $head ($branch), tree DIRTY: $(wc -l <<<"$dirty") file(s) differ from it (git status):"
 			gitl="$gitl $(head -n 5 <<<"$dirty" | paste -sd ' ' -)"
 			[ "$(wc -l <<<"$dirty")" -gt 5 ] && gitl="$gitl ..."
