@@ -123,7 +123,27 @@ wp_remove_dir_at(int parentfd, const char *name)
 	(void) unlinkat(parentfd, name, AT_REMOVEDIR);
 }
 
-/* Remove a private directory (wp_private_parent's child) and its files. */
+static void wp_program_parent(char *parent);
+
+/*
+ * Remove the server's private directory when no program run is left in it:
+ * rmdir removes only an empty directory, so a run another backend is making
+ * keeps it (and wp_program_dir makes it again if it goes first).
+ */
+static void
+wp_remove_empty_parent(const char *parent)
+{
+	char		ours[MAXPGPATH];
+
+	wp_program_parent(ours);
+	if (strcmp(parent, ours) == 0)
+		(void) rmdir(parent);
+}
+
+/*
+ * Remove a program run's private directory (wp_program_dir's) and its
+ * files, and the server's private directory above it when that is empty.
+ */
 void
 wp_remove_dir(const char *dir)
 {
@@ -139,6 +159,7 @@ wp_remove_dir(const char *dir)
 		return;
 	wp_remove_dir_at(pfd, name + 1);
 	close(pfd);
+	wp_remove_empty_parent(parent);
 }
 
 /* A tmpfs directory for programs' files: off any disk a cap throttles. */
@@ -154,12 +175,14 @@ wp_tmp_root(void)
 
 /*
  * The private directory of this server (its OS user and port) under the
- * tmpfs root, where each program run gets a directory of its own.
+ * tmpfs root, where each program run gets a directory of its own, into
+ * `parent` (MAXPGPATH); no allocation, so an exit callback may call it.
  */
-static char *
-wp_program_parent(void)
+static void
+wp_program_parent(char *parent)
 {
-	return psprintf("%s/walpressure.%u.%d", wp_tmp_root(), (unsigned) geteuid(), PostPortNumber);
+	snprintf(parent, MAXPGPATH, "%s/walpressure.%u.%d",
+			 wp_tmp_root(), (unsigned) geteuid(), PostPortNumber);
 }
 
 /*
@@ -170,15 +193,27 @@ wp_program_parent(void)
 void
 wp_program_dir(const char *program, char *dir)
 {
-	char	   *parent = wp_program_parent();
+	char		parent[MAXPGPATH];
+	int			tries = 0;
 
-	wp_private_dir(parent);
-	snprintf(dir, MAXPGPATH, "%s/%s.%d.XXXXXX", parent, program, MyProcPid);
-	if (mkdtemp(dir) == NULL)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not create a directory for %s's files in \"%s\": %m",
-						program, parent)));
+	wp_program_parent(parent);
+
+	/*
+	 * Another backend's run that ends removes the parent when it is empty;
+	 * between making it and mkdtemp it may go (ENOENT): make it again.
+	 */
+	for (;;)
+	{
+		wp_private_dir(parent);
+		snprintf(dir, MAXPGPATH, "%s/%s.%d.XXXXXX", parent, program, MyProcPid);
+		if (mkdtemp(dir) != NULL)
+			break;
+		if (errno != ENOENT || ++tries >= 3)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not create a directory for %s's files in \"%s\": %m",
+							program, parent)));
+	}
 }
 
 /*
@@ -189,12 +224,14 @@ wp_program_dir(const char *program, char *dir)
 void
 wp_remove_stale_program_dirs(void)
 {
-	char	   *parent = wp_program_parent();
-	int			pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char		parent[MAXPGPATH];
+	int			pfd;
 	int			dfd;
 	DIR		   *d;
 	struct dirent *e;
 
+	wp_program_parent(parent);
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return;
 	/* a second descriptor: closedir closes the one it reads */
@@ -219,6 +256,7 @@ wp_remove_stale_program_dirs(void)
 	}
 	closedir(d);
 	close(pfd);
+	wp_remove_empty_parent(parent);
 }
 
 /*

@@ -70,6 +70,10 @@ FROM walpressure.steps WHERE sweep_id = $id}),
 	't', 'each step records pgbench\'s CPU time and the server\'s over the window')
   or diag($node->safe_psql('postgres', qq{SELECT client_cpu_s, server_cpu_s, seconds FROM walpressure.steps WHERE sweep_id = $id}));
 
+# the server's private directory for pgbench's files goes with the last run in it
+my $private = '/dev/shm/walpressure.' . $> . '.' . $node->port;
+ok(!-e $private, 'after the sweep, no private directory of this server is left in /dev/shm');
+
 # select-only: pgbench's built-in, no WAL flush per transaction
 ($ret, $out, $err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], clients => 2, duration => '2 s', warmup => '0 s',
@@ -255,5 +259,6 @@ wait_sweep($node, $id);
 my $dirs = sub { scalar(grep { -d $_ } glob('/dev/shm/walpressure.*.' . $node->port . '/pgbench.*')) };
 wait_until(sub { !$dirs->() });
 is($dirs->(), 0, 'no pgbench log directory is left behind (the restore worker removes a dead one\'s)');
+ok(wait_until(sub { !-e $private }), 'nor the private directory that held it');
 
 done_testing();

@@ -282,6 +282,11 @@ SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'pgbench', clie
                              duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
 like($err, qr/is not a private directory of this server's user/, 'a world-writable pgbench directory parent is refused');
 chmod(0700, $parent);
+# once private again it is used, and goes with the run that emptied it
+$node->safe_psql('postgres', q{
+SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'pgbench', clients => 1,
+                             duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
+ok(!-e $parent, 'a private directory made private again is used, and nothing of it is left');
 
 # --- vals: its size is refused before its 4 million values become text
 my $growth = $node->safe_psql('postgres', q{
