@@ -48,7 +48,8 @@ wp_write_file(const char *path, const char *text)
 char *
 wp_file_tail(const char *path, Size max)
 {
-	FILE	   *f = fopen(path, "r");
+	int			fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE	   *f = fd < 0 ? NULL : fdopen(fd, "r");
 	StringInfoData buf;
 	char		chunk[1024];
 	size_t		n;
@@ -56,7 +57,11 @@ wp_file_tail(const char *path, Size max)
 
 	initStringInfo(&buf);
 	if (f == NULL)
+	{
+		if (fd >= 0)
+			close(fd);
 		return buf.data;
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		appendBinaryStringInfo(&buf, chunk, n);
 	fclose(f);
@@ -123,27 +128,7 @@ wp_remove_dir_at(int parentfd, const char *name)
 	(void) unlinkat(parentfd, name, AT_REMOVEDIR);
 }
 
-static void wp_program_parent(char *parent);
-
-/*
- * Remove the server's private directory when no program run is left in it:
- * rmdir removes only an empty directory, so a run another backend is making
- * keeps it (and wp_program_dir makes it again if it goes first).
- */
-static void
-wp_remove_empty_parent(const char *parent)
-{
-	char		ours[MAXPGPATH];
-
-	wp_program_parent(ours);
-	if (strcmp(parent, ours) == 0)
-		(void) rmdir(parent);
-}
-
-/*
- * Remove a program run's private directory (wp_program_dir's) and its
- * files, and the server's private directory above it when that is empty.
- */
+/* Remove a private directory (wp_private_parent's child) and its files. */
 void
 wp_remove_dir(const char *dir)
 {
@@ -159,7 +144,6 @@ wp_remove_dir(const char *dir)
 		return;
 	wp_remove_dir_at(pfd, name + 1);
 	close(pfd);
-	wp_remove_empty_parent(parent);
 }
 
 /* A tmpfs directory for programs' files: off any disk a cap throttles. */
@@ -175,14 +159,17 @@ wp_tmp_root(void)
 
 /*
  * The private directory of this server (its OS user and port) under the
- * tmpfs root, where each program run gets a directory of its own, into
- * `parent` (MAXPGPATH); no allocation, so an exit callback may call it.
+ * tmpfs root, where each program run gets a directory of its own.  It stays
+ * when empty, and must: in the sticky root no other user can remove or
+ * replace it while it is there, which is what makes every path below it
+ * safe to use once wp_private_dir has checked it; removed, its name would be
+ * free again for another user to take (a directory of theirs, that refuses
+ * every run after, or a link, between one backend's check and its mkdtemp).
  */
-static void
-wp_program_parent(char *parent)
+static char *
+wp_program_parent(void)
 {
-	snprintf(parent, MAXPGPATH, "%s/walpressure.%u.%d",
-			 wp_tmp_root(), (unsigned) geteuid(), PostPortNumber);
+	return psprintf("%s/walpressure.%u.%d", wp_tmp_root(), (unsigned) geteuid(), PostPortNumber);
 }
 
 /*
@@ -193,27 +180,15 @@ wp_program_parent(char *parent)
 void
 wp_program_dir(const char *program, char *dir)
 {
-	char		parent[MAXPGPATH];
-	int			tries = 0;
+	char	   *parent = wp_program_parent();
 
-	wp_program_parent(parent);
-
-	/*
-	 * Another backend's run that ends removes the parent when it is empty;
-	 * between making it and mkdtemp it may go (ENOENT): make it again.
-	 */
-	for (;;)
-	{
-		wp_private_dir(parent);
-		snprintf(dir, MAXPGPATH, "%s/%s.%d.XXXXXX", parent, program, MyProcPid);
-		if (mkdtemp(dir) != NULL)
-			break;
-		if (errno != ENOENT || ++tries >= 3)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not create a directory for %s's files in \"%s\": %m",
-							program, parent)));
-	}
+	wp_private_dir(parent);
+	snprintf(dir, MAXPGPATH, "%s/%s.%d.XXXXXX", parent, program, MyProcPid);
+	if (mkdtemp(dir) == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create a directory for %s's files in \"%s\": %m",
+						program, parent)));
 }
 
 /*
@@ -224,14 +199,12 @@ wp_program_dir(const char *program, char *dir)
 void
 wp_remove_stale_program_dirs(void)
 {
-	char		parent[MAXPGPATH];
-	int			pfd;
+	char	   *parent = wp_program_parent();
+	int			pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	int			dfd;
 	DIR		   *d;
 	struct dirent *e;
 
-	wp_program_parent(parent);
-	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return;
 	/* a second descriptor: closedir closes the one it reads */
@@ -256,7 +229,6 @@ wp_remove_stale_program_dirs(void)
 	}
 	closedir(d);
 	close(pfd);
-	wp_remove_empty_parent(parent);
 }
 
 /*
@@ -298,7 +270,8 @@ wp_spawn(const char *const *argv, const char *const *envp, const char *dir)
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0)
 			dup2(fd, 0);
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, S_IRUSR | S_IWUSR);
+		/* a new file of the new directory: never a link, never one there */
+		fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, S_IRUSR | S_IWUSR);
 		if (fd < 0 || chdir(dir) != 0)
 			_exit(126);
 		dup2(fd, 1);

@@ -70,9 +70,14 @@ FROM walpressure.steps WHERE sweep_id = $id}),
 	't', 'each step records pgbench\'s CPU time and the server\'s over the window')
   or diag($node->safe_psql('postgres', qq{SELECT client_cpu_s, server_cpu_s, seconds FROM walpressure.steps WHERE sweep_id = $id}));
 
-# the server's private directory for pgbench's files goes with the last run in it
+# the server's private directory for pgbench's files: empty after the sweep,
+# and kept, so that no other local user can take its name
 my $private = '/dev/shm/walpressure.' . $> . '.' . $node->port;
-ok(!-e $private, 'after the sweep, no private directory of this server is left in /dev/shm');
+my @mode = lstat($private);
+ok(-d _ && !-l $private && ($mode[2] & 07777) == 0700 && $mode[4] == $>,
+	'after the sweep, the private directory is a directory of the server\'s user, mode 0700');
+my $entries = sub { opendir(my $dh, $private) or return -1; my @e = grep { !/^\.\.?$/ } readdir($dh); return scalar(@e) };
+is($entries->(), 0, 'and nothing is left in it');
 
 # select-only: pgbench's built-in, no WAL flush per transaction
 ($ret, $out, $err) = $node->psql('postgres', q{
@@ -259,6 +264,6 @@ wait_sweep($node, $id);
 my $dirs = sub { scalar(grep { -d $_ } glob('/dev/shm/walpressure.*.' . $node->port . '/pgbench.*')) };
 wait_until(sub { !$dirs->() });
 is($dirs->(), 0, 'no pgbench log directory is left behind (the restore worker removes a dead one\'s)');
-ok(wait_until(sub { !-e $private }), 'nor the private directory that held it');
+is($entries->(), 0, 'nothing else is left in the private directory');
 
 done_testing();

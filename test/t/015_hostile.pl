@@ -282,11 +282,14 @@ SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'pgbench', clie
                              duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
 like($err, qr/is not a private directory of this server's user/, 'a world-writable pgbench directory parent is refused');
 chmod(0700, $parent);
-# once private again it is used, and goes with the run that emptied it
-$node->safe_psql('postgres', q{
+# once private again it is used, and left empty
+($ret, $out, $err) = $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'pgbench', clients => 1,
                              duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
-ok(!-e $parent, 'a private directory made private again is used, and nothing of it is left');
+is($ret, 0, 'the private directory made private again is used') or diag($err);
+opendir(my $pdh, $parent) or die "opendir $parent: $!";
+is_deeply([ grep { !/^\.\.?$/ } readdir($pdh) ], [], 'and the run leaves nothing in it');
+closedir($pdh);
 
 # --- vals: its size is refused before its 4 million values become text
 my $growth = $node->safe_psql('postgres', q{
