@@ -180,6 +180,7 @@ wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 	{
 		WpSearchRound rec = {0};
 		WpPairVerdict v;
+		int			pair_round; /* this round's number in its pair, told */
 		int			pos[3];
 		int			n = wp_golden_round(req, &s.g, round, pos);
 		double		elapsed;
@@ -198,7 +199,7 @@ wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 		rec.pair = s.pair;
 		rec.why = s.why;
 		wp_bracket(&s, &rec.low, &rec.high);
-		s.pair_rounds++;
+		pair_round = ++s.pair_rounds;	/* a move to the next pair resets it */
 		wp_pair_decide(id, req->search_pos[s.g.c], req->search_pos[s.g.d], &v);
 		rec.verdict = wp_verdict_text(&s, &v);
 		rec.decision = wp_search_decide(&s, &v);
@@ -214,7 +215,7 @@ wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 			run.total = run.done + wp_golden_round(req, &s.g, round + 1, pos);
 			wp_job_set_total(run.total);
 			wp_search_round_insert(id, &rec, run.total);
-			wp_run_tell(&run, psprintf("pair %d, round %d: %s: %s", rec.pair, s.pair_rounds,
+			wp_run_tell(&run, psprintf("pair %d, round %d: %s: %s", rec.pair, pair_round,
 									   rec.verdict, rec.decision));
 			continue;
 		}
@@ -226,7 +227,7 @@ wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 		found = psprintf("%s; found %s", s.stop, found ? found : "nothing (no step counts)");
 		wp_search_stop_record(id, found);
 		wp_run_tell(&run, psprintf("pair %d, round %d: %s; the search stops: %s", rec.pair,
-								   s.pair_rounds, rec.verdict, found));
+								   pair_round, rec.verdict, found));
 	}
 	return "done";
 }

@@ -58,6 +58,14 @@ SELECT bool_and(q.vals = (SELECT array_agg(x.value ORDER BY x.step) FROM walpres
        AND count(*) = (SELECT max(repeat) FROM walpressure.steps WHERE sweep_id = $id)
 FROM walpressure.search_rounds q WHERE q.sweep_id = $id}),
 	't', 'search_rounds has one row a round, with the values its steps ran');
+
+# each round's NOTICE numbers it within its pair, as search_rounds counts them
+my @told;
+while ($err =~ /; pair (\d+), round (\d+): /g) { push @told, "$1.$2"; }
+my (%n, @want);
+push @want, map { $_ . '.' . ++$n{$_} } split /,/, $node->safe_psql('postgres', qq{
+SELECT string_agg(pair::text, ',' ORDER BY round) FROM walpressure.search_rounds WHERE sweep_id = $id});
+is("@told", "@want", 'each round\'s NOTICE says its pair and its round in that pair (from 1)');
 is($node->safe_psql('postgres', qq{
 SELECT bool_and(n BETWEEN 2 AND 4) FROM (SELECT count(*) AS n FROM walpressure.search_rounds
                                          WHERE sweep_id = $id GROUP BY pair) p}),
