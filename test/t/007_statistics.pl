@@ -121,18 +121,16 @@ like($err2, qr/canceling statement due to statement timeout/, 'and the timeout d
 # its 95% interval excludes 1 in about 5% of runs, and the rule then
 # rightly reads "decided" first: such a run is made again, at most three
 # times in all (all three so: about 1 in 8000)
-my $stop;
-for my $try (1 .. 3)
-{
-	$id = $node->safe_psql('postgres', q{
+$id = sweep_again($node, q{
 SET walpressure.equivalence_margin = 50;
 SELECT walpressure.run_sweep('commit_siblings', ARRAY[5, 6], engine => 'backend', clients => 1,
                              duration => 1, warmup => 0, prewarm => false, repeats => 'auto',
-                             settings => '{"synchronous_commit": "off"}')});
-	$stop = sweep_field($node, $id, 'rounds_stop');
-	last unless $stop =~ /^decided: /;
-	note("try $try: the A/A pair read \"$stop\" (the 5% a 95% interval allows); again");
-}
+                             settings => '{"synchronous_commit": "off"}')},
+	sub {
+		my $stop = sweep_field($node, shift, 'rounds_stop');
+		return $stop =~ /^decided: / && "the A/A pair read \"$stop\" (the 5% a 95% interval allows)";
+	});
+my $stop = sweep_field($node, $id, 'rounds_stop');
 # (three rounds at least, more where a loaded machine widens the interval)
 like($stop, qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), after ([3-9]|\d\d) rounds$/,
 	'repeats => auto decides with the caller\'s walpressure.equivalence_margin');
@@ -142,17 +140,18 @@ like($stop, qr/^equivalent: 5, 6 are the same within ±50% \(95% intervals\), af
 # that three rounds left even this effect undecided (16, at 65a12ac): an
 # honest answer, not a wrong one, so such a run is made again, at most
 # three times in all; "slower" or "the same" fails at once
-my $verdict;
-for my $try (1 .. 3)
-{
-	$id = $node->safe_psql('postgres', q{
+my $verdict_of = sub {
+	return $node->safe_psql('postgres', qq{
+SELECT verdict FROM walpressure.results WHERE sweep_id = $_[0] AND value = 'off'});
+};
+$id = sweep_again($node, q{
 SELECT walpressure.run_sweep('synchronous_commit', ARRAY['on', 'off'], engine => 'backend', clients => 4, duration => '2 s',
-                             warmup => '1 s', repeats => 3, prewarm => false)});
-	$verdict = $node->safe_psql('postgres', qq{
-SELECT verdict FROM walpressure.results WHERE sweep_id = $id AND value = 'off'});
-	last unless $verdict eq 'undecided';
-	note("try $try: synchronous_commit off read undecided on this loaded machine; again");
-}
+                             warmup => '1 s', repeats => 3, prewarm => false)},
+	sub {
+		return $verdict_of->(shift) eq 'undecided'
+		  && 'synchronous_commit off read undecided on this loaded machine';
+	});
+my $verdict = $verdict_of->($id);
 note $node->safe_psql('postgres', qq{
 SELECT string_agg(value || ': ' || tps || ' [' || tps_ci_low || ', ' || tps_ci_high || '] ' || verdict, '; ')
 FROM walpressure.results WHERE sweep_id = $id});

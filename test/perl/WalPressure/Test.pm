@@ -35,7 +35,7 @@ our $CGROUP = $ENV{WP_TEST_CGROUP} // 'walpressure';
 
 our @EXPORT = qw(
   $CGROUP quiet_machine new_node poll wait_sql wait_ready wait_until
-  sweep_field sweep_reaches wait_sweep wait_clients wait_window
+  sweep_field sweep_reaches wait_sweep sweep_again wait_clients wait_window
   backend_pid worker_count kill9 background session write_file
 );
 
@@ -258,6 +258,28 @@ sub wait_sweep
 	my ($node, $id) = @_;
 	sweep_reaches($node, $id, "status <> 'running'") or die "sweep $id did not end";
 	return;
+}
+
+=item sweep_again($node, $sql, $again)
+
+Runs the sweep C<$sql> returns the id of, and again while
+C<< $again->($id) >> gives a reason (a verdict a loaded machine may
+honestly give, such as "undecided"): three runs at most.  The reason goes
+to the TAP log; the last run's id is returned, for the assertions to read.
+
+=cut
+
+sub sweep_again
+{
+	my ($node, $sql, $again) = @_;
+	my $id;
+	for my $try (1 .. 3)
+	{
+		$id = $node->safe_psql('postgres', $sql);
+		my $why = $again->($id) or last;
+		Test::More::note("run $try: $why; again") if $try < 3;
+	}
+	return $id;
 }
 
 =item wait_clients($node)
