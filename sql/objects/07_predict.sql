@@ -77,7 +77,7 @@ DECLARE
     n1 int;
     x1 float8; p1 float8; w1 float8; g1 float8;
     xs float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
-    delay_s float8; siblings int;
+    delay_s float8; siblings int; sync_off bool;
     k float8; p0 float8; d float8; bound0 bool; unbound int; unfitted int;
     own float8 := walpressure._flush_floor(_predict.sweep_id);
     fit record;
@@ -108,6 +108,11 @@ BEGIN
         IF least(n1, v.n0) - 1 < siblings THEN
             delay_s := 0;
         END IF;
+        -- synchronous_commit in effect: the value's, the fixed one, or the server's
+        sync_off := lower(coalesce(CASE WHEN s.setting = 'synchronous_commit' THEN v.val END,
+                                   s.settings->>'synchronous_commit',
+                                   s.server_settings->>'synchronous_commit', 'on'))
+                    IN ('off', 'false', 'no', '0');
         IF v.cap0 IS NULL THEN
             why := 'it ran without a disk cap: its flushes took the disk''s own time, which a cap does not scale';
         ELSIF c1 > 4 * v.cap0 OR c1 < v.cap0 / 4.0 THEN
@@ -118,7 +123,7 @@ BEGIN
                           n1, v.n0);
         END IF;
         FOR r IN
-            SELECT x.tps, x.transactions, x.commits, x.wal_fsyncs, x.wal_fsyncs_per_s, x.write_iops,
+            SELECT x.tps, x.transactions, x.commits, x.leaders, x.wal_fsyncs, x.wal_fsyncs_per_s, x.write_iops,
                    x.commit_avg_ms, x.server_cpu_s, x.client_cpu_s, x.clients, x.fsync_avg_ms
             FROM walpressure.steps x
             WHERE x.sweep_id = _predict.sweep_id AND x.value_pos = v.pos AND x.discarded IS NULL
@@ -127,7 +132,11 @@ BEGIN
             EXIT WHEN why IS NOT NULL;
             IF r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0 THEN
                 why := 'a round lacks a figure the model needs (the commits'' time, CPU seconds or write IOPS)';
-            ELSIF coalesce(r.wal_fsyncs, 0) = 0 OR r.wal_fsyncs_per_s <= 0 THEN
+            ELSIF r.wal_fsyncs IS NULL THEN
+                why := 'a round lacks its count of WAL fsyncs (the server''s WAL statistics were reset during it)';
+            ELSIF sync_off OR r.wal_fsyncs = 0 OR r.wal_fsyncs_per_s <= 0 OR r.leaders = 0 THEN
+                -- with synchronous_commit off the WAL writer still fsyncs:
+                -- no commit's own flush (leaders) is what tells
                 why := 'no commit waited for a WAL flush (synchronous_commit off or fsync off): the cap bears on this value through data writes only, which the model does not cover';
             END IF;
             EXIT WHEN why IS NOT NULL;

@@ -95,7 +95,8 @@ SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search}', 
 -- flushes the delay paced (300 a second, the disk at 600 write IOPS): its
 -- fdatasync took 0.3 ms, the disk's own time.  Then what cannot be
 -- predicted: sweep 3002 ran without a cap, 3003 before 0.7.0 (no commit
--- time), 3004 with synchronous_commit off (no flush waited for).
+-- time), 3004 with synchronous_commit off (no flush waited for, while the
+-- WAL writer flushed 200 times a second).
 INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
                                 warmup, repeats, prewarm, run_by, database, steps_total, steps_done,
                                 status, server_settings, cpus)
@@ -133,7 +134,7 @@ INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients
                                wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
                                iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s)
 VALUES (3004, 1, 'on', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
-       (3004, 2, 'off', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 0, 0, NULL, 0, 10, 1000, 300, 0.05, 16, 4);
+       (3004, 2, 'off', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 0, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4);
 
 -- at half the cap a flush takes twice as long, and so, with the queue at
 -- it, does more than twice a commit
