@@ -156,9 +156,15 @@ FROM walpressure.predict(3005, iops_cap => 500);
 -- four times the cap, and beyond
 SELECT value, tps, commits_per_fsync, bound, basis FROM walpressure.predict(3001, iops_cap => 4000);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 5000);
+-- a quarter of the cap is the last predicted, and below it is refused
+SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 250);
+SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 249);
 -- more and fewer clients
 SELECT value, tps, commits_per_fsync, commit_ms, latency_ms, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 20);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 4);
+-- half and twice the clients are the last predicted
+SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 1000, clients => 5);
+SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 1000, clients => 21);
 -- the measured cap gives back the measured tps
 SELECT value, measured_tps, tps FROM walpressure.predict(3001, iops_cap => 1000);
 -- what cannot be predicted for one value, and what cannot be predicted at all
