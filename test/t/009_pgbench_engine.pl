@@ -72,12 +72,11 @@ FROM walpressure.steps WHERE sweep_id = $id}),
 
 # the server's private directory for pgbench's files: empty after the sweep,
 # and kept, so that no other local user can take its name
-my $private = '/dev/shm/walpressure.' . $> . '.' . $node->port;
+my $private = private_dir($node);
 my @mode = lstat($private);
 ok(-d _ && !-l $private && ($mode[2] & 07777) == 0700 && $mode[4] == $>,
 	'after the sweep, the private directory is a directory of the server\'s user, mode 0700');
-my $entries = sub { opendir(my $dh, $private) or return -1; my @e = grep { !/^\.\.?$/ } readdir($dh); return scalar(@e) };
-is($entries->(), 0, 'and nothing is left in it');
+is(scalar(dir_entries($private)), 0, 'and nothing is left in it');
 
 # select-only: pgbench's built-in, no WAL flush per transaction
 ($ret, $out, $err) = $node->psql('postgres', q{
@@ -261,9 +260,9 @@ kill 'KILL', $coord;
 ok(wait_until(sub { !alive($kids[0]) }, seconds => 10), 'kill -9 of the coordinator: pgbench is gone within seconds');
 wait_ready($node);
 wait_sweep($node, $id);
-my $dirs = sub { scalar(grep { -d $_ } glob('/dev/shm/walpressure.*.' . $node->port . '/pgbench.*')) };
+my $dirs = sub { scalar(grep { -d $_ } glob($private . '/pgbench.*')) };
 wait_until(sub { !$dirs->() });
 is($dirs->(), 0, 'no pgbench log directory is left behind (the restore worker removes a dead one\'s)');
-is($entries->(), 0, 'nothing else is left in the private directory');
+is(scalar(dir_entries($private)), 0, 'nothing else is left in the private directory');
 
 done_testing();

@@ -263,8 +263,7 @@ for my $f (1 .. 3) { open(my $fh, '>', "$victim/keep$f") or die; print $fh "x\n"
 # (named for this test process: two majors' suites may run this at once)
 my $legacy = sprintf('/dev/shm/walpressure-pgbench.1.A%05d', $$ % 100000);
 symlink($victim, $legacy) or die "symlink $legacy: $!";
-my $port = $node->port;
-my $parent = "/dev/shm/walpressure.$>.$port";
+my $parent = private_dir($node);
 mkdir($parent, 0700);
 symlink($victim, "$parent/pgbench.1.BBBBBB") or die "symlink: $!";
 $node->safe_psql('postgres', q{
@@ -287,9 +286,7 @@ chmod(0700, $parent);
 SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'pgbench', clients => 1,
                              duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
 is($ret, 0, 'the private directory made private again is used') or diag($err);
-opendir(my $pdh, $parent) or die "opendir $parent: $!";
-is_deeply([ grep { !/^\.\.?$/ } readdir($pdh) ], [], 'and the run leaves nothing in it');
-closedir($pdh);
+is_deeply([ dir_entries($parent) ], [], 'and the run leaves nothing in it');
 
 # --- vals: its size is refused before its 4 million values become text
 my $growth = $node->safe_psql('postgres', q{

@@ -17,27 +17,7 @@
 
 #include "sweep/figures.h"
 
-static int	tests = 0;
-static int	failures = 0;
-
-static void
-ok(bool cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
-
-static void
-near(double got, double want, double tolerance, const char *what)
-{
-	bool		cond = fabs(got - want) <= tolerance;
-
-	ok(cond, what);
-	if (!cond)
-		printf("#   got %g, want %g (within %g)\n", got, want, tolerance);
-}
+#include "tap.h"
 
 /* n transactions of `us` microseconds each, added to a clients' total. */
 static void
@@ -146,6 +126,5 @@ main(void)
 	ok(wp_rate_sustained(100, 90, 2), "90 of 100/s over 2 s: short by 10%, but within 3 standard deviations of 200 Poisson arrivals");
 	ok(!wp_rate_sustained(100, 50, 10), "50 of 100/s over 10 s: not sustained");
 
-	printf("1..%d\n", tests);
-	return failures == 0 ? 0 : 1;
+	return done_testing();
 }

@@ -10,26 +10,7 @@
 
 #include "sweep/mva.h"
 
-static int	tests = 0;
-static int	failures = 0;
-
-static void
-ok(bool cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
-
-static void
-near(double got, double want, double tol, const char *what)
-{
-	char		buf[256];
-
-	snprintf(buf, sizeof(buf), "%s (%g, want %g)", what, got, want);
-	ok(fabs(got - want) <= tol, buf);
-}
+#include "tap.h"
 
 int
 main(void)
@@ -72,6 +53,5 @@ main(void)
 	ok(!wp_mva_fit(10, 1000, 0.02, &fit), "a commit longer than the cycle is not fitted");
 	ok(!wp_mva_fit(10, 0, 0.004, &fit), "no tps, no fit");
 
-	printf("1..%d\n", tests);
-	return failures == 0 ? 0 : 1;
+	return done_testing();
 }

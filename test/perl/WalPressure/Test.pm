@@ -37,6 +37,7 @@ our @EXPORT = qw(
   $CGROUP quiet_machine new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep sweep_again wait_clients wait_window
   backend_pid worker_count kill9 background session write_file
+  private_dir dir_entries
 );
 
 # When test/run runs majors side by side it names a lock file
@@ -123,6 +124,8 @@ walpressure.cgroup is C<$CGROUP>: WP_TEST_CGROUP, else 'walpressure'.
 
 =cut
 
+my @nodes;    # what new_node made, for END
+
 sub new_node
 {
 	my ($name, %o) = @_;
@@ -144,6 +147,7 @@ sub new_node
 	  if $o{extension} // 1;
 	$node->safe_psql('postgres', "SELECT walpressure.init_pgbench($o{pgbench})")
 	  if defined $o{pgbench};
+	push @nodes, $node;
 	return $node;
 }
 
@@ -402,6 +406,52 @@ sub write_file
 	print $fh $text;
 	close $fh or die "$path: $!";
 	return;
+}
+
+=item private_dir($node)
+
+The server's private directory for the pgbench engine's files,
+/dev/shm/walpressure.UID.PORT (src/engine/pgbench_engine.c): kept while the
+server runs, so that no other local user can take its name.  At the end of
+the file, each node new_node made is stopped (as PostgreSQL::Test::Cluster
+would) and its directory removed when it is empty (one left with something
+in it stays, for the test that should have caught it).
+
+=item dir_entries($dir)
+
+The names in directory C<$dir> but . and .., sorted; dies when it cannot be
+read.
+
+=cut
+
+sub private_dir
+{
+	my ($node) = @_;
+	return '/dev/shm/walpressure.' . $> . '.' . $node->port;
+}
+
+sub dir_entries
+{
+	my ($dir) = @_;
+	opendir(my $dh, $dir) or die "opendir $dir: $!";
+	my @e = sort grep { !/^\.\.?$/ } readdir($dh);
+	closedir($dh);
+	return @e;
+}
+
+# (this runs before PostgreSQL::Test::Cluster's END, which would stop the
+# nodes still running: they are stopped here, as it would)
+END
+{
+	my $exit_code = $?;    # the file's, kept
+	for my $node (@nodes)
+	{
+		my $dir = private_dir($node);
+		$node->stop('immediate', fail_ok => 1);
+		my @st = lstat($dir);
+		rmdir($dir) if @st && -d _ && $st[4] == $>;
+	}
+	$? = $exit_code;
 }
 
 =back
