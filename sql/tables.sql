@@ -54,7 +54,8 @@ CREATE TABLE sweeps (
     search text CHECK (search IN ('golden')),
     search_range text,
     search_resolution text,
-    search_stop text
+    search_stop text,
+    search_found int
 );
 
 CREATE TABLE steps (

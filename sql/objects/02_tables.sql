@@ -103,14 +103,16 @@ CREATE OR REPLACE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
 COMMENT ON COLUMN sweeps.search IS
 'golden for a sweep run with range => (a search: its values chosen as its rounds came in), NULL for one that ran the values of vals';
 COMMENT ON COLUMN sweeps.search_range IS
-'the range a search chose its values in, as [low, high] in the setting''s base unit (what a bare number of it means); vals holds the current value (the baseline, every round) and then the range''s values by search_resolution';
+'the range a search chose its values in, as [low, high] in the setting''s base unit (what a bare number of it means); vals holds the current value (the baseline, in each pair''s first round) and then the range''s values by search_resolution';
 COMMENT ON COLUMN sweeps.search_resolution IS
 'the step between two values a search could choose (run_sweep''s resolution; by default a twentieth of the range, at least the setting''s own step)';
 COMMENT ON COLUMN sweeps.search_stop IS
-'why a search stopped (the resolution: no value left to try; flat: the pair the same within the margin, or not to be told apart in the rounds a pair may have; the budget) and the value it found, with its tps against the baseline';
+'why a search stopped (the resolution: no value left to try; flat: the pair the same within the margin; no round measured both of the pair; the budget: its steps, as many as the range has values and at least two pairs'' fewest rounds, or run_sweep''s budget of time) and the value it found, with its tps against the baseline';
+COMMENT ON COLUMN sweeps.search_found IS
+'the value a search found, as its position in vals (from 1; what best starts from): the better of its last pair, by the rule or, where the rule could not order the two, by the point estimate of the pair''s rounds';
 
 COMMENT ON TABLE search_rounds IS
-'Each round of a search (sweeps.search): the steps whose repeat is round ran vals, in order, the baseline first; pair numbers the pairs of values the search compared; low and high bound the values the peak was still searched in; why says why the round ran these values; verdict is the rule on the pair after the round (effects(): the lower value against the higher, paired by round); decision what the search did then (another round, the next pair and why, or the end)';
+'Each round of a search (sweeps.search): the steps whose repeat is round ran vals, in order, the baseline first in a pair''s first round; pair numbers the pairs of values the search compared; low and high bound the values the peak was still searched in; why says why the round ran these values; verdict is the rule on the pair after the round (effects(): the lower value against the higher, paired by round); decision what the search did then (another round, the next pair and why, or the end)';
 
 COMMENT ON TABLE sweeper_grants IS
 'Each GRANT grant_sweeper() gave a role (only those the role did not hold already) and the REVOKE that takes it back: revoke_sweeper() runs those and deletes the rows';

@@ -214,12 +214,20 @@ $$;
 -- keeps what drifted from round to round out of the order.  A value that
 -- shares no round with the baseline comes last; a sweep whose baseline has
 -- no step that counts is ordered by tps.  In an open loop, the one with the
--- lowest p99 latency among the values that sustained the rate.
+-- lowest p99 latency among the values that sustained the rate.  But a
+-- search that found a value (sweeps.search_found: the better of its last
+-- pair, coordinator/search.c; never in an open loop, which a search refuses)
+-- answers with it, while a step of it counts.
 CREATE OR REPLACE FUNCTION _top(sweep_id bigint)
 RETURNS int
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+    SELECT coalesce((SELECT s.search_found FROM walpressure.sweeps s
+                     WHERE s.sweep_id = $1 AND EXISTS (
+                         SELECT FROM walpressure.steps x
+                         WHERE x.sweep_id = $1 AND x.value_pos = s.search_found
+                           AND x.discarded IS NULL AND x.tps > 0)), (
     WITH st AS (
         SELECT x.value_pos, x.repeat, x.tps, x.latency_p99_ms, x.rate_sustained FROM walpressure.steps x
         WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0 AND x.tps > 0
@@ -235,7 +243,7 @@ AS $$
              CASE WHEN walpressure._open_loop($1) THEN NULL
                   WHEN EXISTS (SELECT FROM b) THEN avg(ln(v.tps / b.tps)) ELSE avg(ln(v.tps)) END DESC NULLS LAST,
              v.value_pos
-    LIMIT 1
+    LIMIT 1))
 $$;
 
 -- The values that cannot be told from the top (its effect against them is

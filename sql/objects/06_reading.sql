@@ -158,6 +158,16 @@ WITH base AS (
                CASE WHEN s.search_stop IS NOT NULL THEN
                    format('the search over %s by %s stopped: %s (search_rounds has each round and why)',
                           s.search_range, s.search_resolution, s.search_stop) END,
+               -- a search's value against the baseline rests on the first
+               -- rounds of the pairs it was in
+               CASE WHEN sf.verdict NOT IN ('baseline', 'faster', 'slower', 'equivalent', 'discarded') THEN
+                   format('the search found %s: %s, not decided against it (a search runs the baseline in each pair''s first round only); confirm it before you change the server: SELECT walpressure.run_sweep(%L, ARRAY[%L, %L], repeats => ''auto'')',
+                          sf.value,
+                          CASE WHEN coalesce(sf.paired_rounds, 0) = 0 OR sf.speedup IS NULL
+                               THEN format('no round measured it and %s = %s', s.setting, b.value)
+                               ELSE format('%sx %s = %s over %s paired round(s)', round(sf.speedup::numeric, 2),
+                                           s.setting, b.value, sf.paired_rounds) END,
+                          s.setting, b.value, sf.value) END,
                CASE WHEN s.current_value IS NOT NULL AND s.current_pos IS NULL THEN
                    format('the server''s value when the sweep started, %s, is not among the values: the gains are against the first value, %s; add %s to the values to compare with what runs now',
                           s.current_value, s.vals[1], s.current_value) END,
@@ -226,6 +236,7 @@ WITH base AS (
     LEFT JOIN tie_list l USING (sweep_id)
     LEFT JOIN inert i USING (sweep_id)
     LEFT JOIN slow_delay sd USING (sweep_id)
+    LEFT JOIN results sf ON sf.sweep_id = s.sweep_id AND sf.value_pos = s.search_found
 ), apply AS (
     -- how to put the change in place: ALTER SYSTEM for what cannot lose
     -- data; synchronous_commit = off per transaction; fsync or
@@ -474,7 +485,7 @@ BEGIN
     FOR r IN SELECT * FROM walpressure.search_rounds q WHERE q.sweep_id = _report.sweep_id ORDER BY q.round LOOP
         IF NOT shown THEN
             RETURN NEXT '';
-            RETURN NEXT format('the search (golden section over %s by %s), round by round: what it ran (the baseline first) and what it did',
+            RETURN NEXT format('the search (golden section over %s by %s), round by round: what it ran (the baseline first in a pair''s first round) and what it did',
                                s.search_range, s.search_resolution);
             shown := true;
         END IF;

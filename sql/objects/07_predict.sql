@@ -57,6 +57,20 @@ AS $$
       AND x.fsync_avg_ms / 1000 < 0.5 * (x.write_iops / x.wal_fsyncs_per_s) / x.iops_cap
 $$;
 
+-- The setting `name` in effect for value `val` of sweep `s`: the value's own
+-- (the setting swept, or a key of a configuration's value), else the one the
+-- sweep fixed (settings), else the server's when the sweep began; NULL when
+-- none says.
+CREATE OR REPLACE FUNCTION _in_effect(s walpressure.sweeps, val text, name text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(CASE WHEN s.setting = name THEN val
+                         WHEN s.setting = 'settings' THEN val::jsonb ->> name END,
+                    s.settings ->> name, s.server_settings ->> name)
+$$;
+
 -- predict() after its checks (C: the sweep, the cap, the clients, the
 -- figures it needs): one row per value.
 CREATE OR REPLACE FUNCTION _predict(sweep_id bigint, iops_cap int, clients int)
@@ -97,21 +111,14 @@ BEGIN
         why := NULL;
         unbound := 0;
         unfitted := 0;
-        -- commit_delay in effect: the value's, the fixed one, or the server's;
-        -- none when fewer other clients than commit_siblings run
-        delay_s := coalesce(CASE WHEN s.setting = 'commit_delay' THEN walpressure._int_setting(v.val) END,
-                            walpressure._int_setting(s.settings->>'commit_delay'),
-                            walpressure._int_setting(s.server_settings->>'commit_delay'), 0) / 1e6;
-        siblings := coalesce(CASE WHEN s.setting = 'commit_siblings' THEN walpressure._int_setting(v.val) END,
-                             walpressure._int_setting(s.settings->>'commit_siblings'),
-                             walpressure._int_setting(s.server_settings->>'commit_siblings'), 5);
+        -- the settings in effect (_in_effect): commit_delay, none when fewer
+        -- other clients than commit_siblings run; synchronous_commit
+        delay_s := coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_delay')), 0) / 1e6;
+        siblings := coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_siblings')), 5);
         IF least(n1, v.n0) - 1 < siblings THEN
             delay_s := 0;
         END IF;
-        -- synchronous_commit in effect: the value's, the fixed one, or the server's
-        sync_off := lower(coalesce(CASE WHEN s.setting = 'synchronous_commit' THEN v.val END,
-                                   s.settings->>'synchronous_commit',
-                                   s.server_settings->>'synchronous_commit', 'on'))
+        sync_off := lower(coalesce(walpressure._in_effect(s, v.val, 'synchronous_commit'), 'on'))
                     IN ('off', 'false', 'no', '0');
         IF v.cap0 IS NULL THEN
             why := 'it ran without a disk cap: its flushes took the disk''s own time, which a cap does not scale';

@@ -45,7 +45,8 @@ ALTER TABLE sweeps
     ADD COLUMN search text CHECK (search IN ('golden')),
     ADD COLUMN search_range text,
     ADD COLUMN search_resolution text,
-    ADD COLUMN search_stop text;
+    ADD COLUMN search_stop text,
+    ADD COLUMN search_found int;
 -- the commits' own time (the probe's), which predict() reads
 ALTER TABLE steps
     ADD COLUMN commit_avg_ms float8,

@@ -199,6 +199,15 @@ wp_check_config_keys(const char *path, Jsonb *cfg)
 			wp_refuse(path, "sets a setting to something that is not one value");
 }
 
+/* A whole number from lo to hi: a position in a sweep's values. */
+static bool
+wp_position_in(Numeric n, int lo, int hi)
+{
+	double		p = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(n)));
+
+	return p >= lo && p <= hi && p == floor(p);
+}
+
 /*
  * Refuse `doc` unless it is what export() writes (see the file's comment).
  */
@@ -210,6 +219,7 @@ wp_import_check(Jsonb *doc)
 	JsonbValue *v;
 	char	   *setting;
 	int			nvals = 0;
+	bool		is_search;
 
 	if (!JB_ROOT_IS_OBJECT(doc) || JB_ROOT_IS_SCALAR(doc))
 		wp_refuse("the document", "is not a JSON object");
@@ -265,6 +275,14 @@ wp_import_check(Jsonb *doc)
 	if (v != NULL && v->type != jbvNull &&
 		(v->type != jbvString || v->val.string.len != 6 || strncmp(v->val.string.val, "golden", 6) != 0))
 		wp_refuse("$.sweep.search", "is not a search walpressure runs (golden)");
+	/* what a search found: one of its values, which best starts from */
+	is_search = v != NULL && v->type != jbvNull;
+	v = wp_member(sweep->val.binary.data, "search_found");
+	if (v != NULL && v->type != jbvNull && !is_search)
+		wp_refuse("$.sweep.search_found", "is set on a sweep that is not a search");
+	if (v != NULL && v->type != jbvNull &&
+		(v->type != jbvNumeric || !wp_position_in(v->val.numeric, 1, nvals)))
+		wp_refuse("$.sweep.search_found", "is not the position of one of the sweep's values");
 
 	/* the settings it fixed */
 	v = wp_member(sweep->val.binary.data, "settings");
@@ -304,13 +322,8 @@ wp_import_check(Jsonb *doc)
 			pos = wp_member(e.val.binary.data, "value_pos");
 			if (pos == NULL || pos->type != jbvNumeric)
 				wp_refuse(psprintf("$.steps[%d].value_pos", n), "is missing");
-			{
-				double		p = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-																  NumericGetDatum(pos->val.numeric)));
-
-				if (p < 0 || p > nvals || p != floor(p))
-					wp_refuse(psprintf("$.steps[%d].value_pos", n), "is not the position of one of the values");
-			}
+			if (!wp_position_in(pos->val.numeric, 0, nvals))
+				wp_refuse(psprintf("$.steps[%d].value_pos", n), "is not the position of one of the values");
 			n++;
 		}
 	}

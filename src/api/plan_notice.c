@@ -42,22 +42,23 @@ wp_search_notice(const WpSweepRequest *req, bool wait, int64 id)
 {
 	double		step_s = req->warmup_s + req->duration_s;
 	int			first = wp_golden_first_steps(req);
-	int			most = wp_golden_max_pairs(req->search_n) * req->max_repeats * 3;
+	int			most = wp_golden_most_steps(req);
 	bool		base_in = false;
 
 	for (int i = 0; i < req->search_n; i++)
 		base_in |= req->search_pos[i] == 0;
 	ereport(NOTICE,
-			(errmsg("sweep " INT64_FORMAT " searches %s in [%s, %s] by %s (%d values) for the most tps: golden section, a pair of values at a time, each round with the current value %s as the baseline: %d to %d steps (each %s, %s of warm-up, %s measured): %s to %s of load",
+			(errmsg("sweep " INT64_FORMAT " searches %s in [%s, %s] by %s (%d values) for the most tps: golden section, a pair of values at a time, each pair's first round with the current value %s as the baseline: %d to %d steps (each %s, %s of warm-up, %s measured): %s to %s of load",
 					id, req->setting, req->search_low, req->search_high, req->search_resolution,
 					req->search_n, req->vals[0], first, most,
 					req->checkpoint ? "a CHECKPOINT" : "without a CHECKPOINT", wp_span(req->warmup_s),
 					wp_span(req->duration_s), wp_span(first * step_s), wp_span(most * step_s)),
-			 errdetail("A pair gets %d rounds, and up to %d while the rule (effects(), paired by round) cannot order the two: a third at least, then while a few more would decide; then the bracket around the peak ends at the slower one (0.618 of it is left), and the next pair is the faster one and its mirror. It stops when no value is left between (the resolution), when the pair is the same within ±%s%% or cannot be told apart in its rounds (flat within the noise)%s. search_rounds records each round and why.%s",
+			 errdetail("A pair gets %d rounds, and up to %d while the rule (effects(), paired by round) cannot order the two: a third at least, then while a few more would decide; then the bracket around the peak ends at the slower one (0.618 of it is left), and the next pair is the faster one and its mirror; a pair still undecided after its rounds goes by the point estimate, and says so. It stops when no value is left between (the resolution), when the pair is the same within ±%s%%, when no round measured both, or %s. It finds the better of its last pair. search_rounds records each round and why.%s",
 					   req->repeats, req->max_repeats,
 					   GetConfigOption("walpressure.equivalence_margin", false, false),
-					   req->budget_s > 0 ? psprintf(", or when the next round would pass the budget of %s", wp_span(req->budget_s)) : "",
-					   base_in ? "" : psprintf(" The current value %s is outside the range: every round measures it all the same, as what the values found are compared with.", req->vals[0])),
+					   req->budget_s > 0 ? psprintf("when the next round would pass the budget of %s", wp_span(req->budget_s)) :
+					   psprintf("when the next round would pass its %d steps (as many as the range has values, at least two pairs' fewest rounds; budget => an interval sets a time instead)", req->search_max_steps),
+					   base_in ? "" : psprintf(" The current value %s is outside the range: each pair's first round measures it all the same, as what the values found are compared with.", req->vals[0])),
 			 wait ? errhint("Cancel it with Ctrl-C here, or with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); from another session. walpressure.progress shows each step.", id) :
 			 errhint("Cancel it with SELECT walpressure.cancel_sweep(" INT64_FORMAT "); walpressure.progress shows each step.", id)));
 	if (wait && StatementTimeout > 0 && StatementTimeout / 1000.0 < first * step_s)

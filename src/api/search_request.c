@@ -5,10 +5,10 @@
  *		a number setting, checked once, here, as the caller, into the
  *		request.  The search chooses its values as its rounds come in, but
  *		only among those made here: the baseline (the setting's current
- *		value, which every round measures) and the range's values from its
- *		low end to its high end by the resolution, each parsed by the GUC
- *		machinery as one value of the setting, with the caller's right to
- *		set it, before any step runs.
+ *		value, which each pair's first round measures) and the range's
+ *		values from its low end to its high end by the resolution, each
+ *		parsed by the GUC machinery as one value of the setting, with the
+ *		caller's right to set it, before any step runs.
  *
  * Refused here, before anything starts: a range with vals, a search or a
  * resolution without a range, a setting whose values have no order (a
@@ -324,7 +324,7 @@ wp_request_search(FunctionCallInfo fcinfo, WpSweepRequest *req)
 	strlcpy(req->search_high, wp_search_text(num, hi), WP_SEARCH_TEXT);
 	strlcpy(req->search_resolution, wp_search_text(num, res), WP_SEARCH_TEXT);
 
-	/* the baseline first: every round measures it */
+	/* the baseline first: each pair's first round measures it */
 	strlcpy(req->vals[0], wp_check_swept_value(req, wp_search_baseline(req), &ival), WP_VALUE_MAX);
 	req->ivals[0] = ival;
 	max_clients = ival;
@@ -354,20 +354,32 @@ wp_request_search(FunctionCallInfo fcinfo, WpSweepRequest *req)
 }
 
 /*
- * The rounds of a search, after run_sweep's repeats and budget are read: a
- * pair of values gets at least repeats rounds (2 at the least: one round
- * has no interval) and at most twice that; a budget bounds the whole
- * search's time.  No auto repeats: the search adds its own rounds.
+ * The rounds of a search, after run_sweep's repeats, budget and rate are
+ * read: a pair of values gets at least repeats rounds (2 at the least: one
+ * round has no interval) and at most twice that.  Its steps are bounded: by
+ * the budget of time when the call gives one, else by as many steps as the
+ * range has values (what one round of the grid of them would cost), and
+ * never fewer than two pairs at their fewest rounds.  No auto repeats: the
+ * search adds its own rounds.  Not in an open loop: the search follows tps,
+ * which a rate holds to what was asked.
  */
 void
 wp_request_search_rounds(WpSweepRequest *req)
 {
 	int			max_steps;
 
+	if (req->rate > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a search cannot run at a rate"),
+				 errdetail("A search follows the most tps, and in an open loop the tps is the rate asked while the server keeps it: the pairs would differ by noise only."),
+				 errhint("Give the values to compare with vals, and read them by their latency: best does so in an open loop.")));
 	req->repeats = Max(req->repeats, 2);
 	req->max_repeats = Min(2 * req->repeats, WP_REPEATS_MAX);
 	req->auto_repeats = false;
-	max_steps = wp_golden_max_pairs(req->search_n) * req->max_repeats * 3;
+	req->search_max_steps = req->budget_s > 0 ? 0 :
+		Max(req->search_n, 2 * wp_golden_first_steps(req));
+	max_steps = wp_golden_most_steps(req);
 	if (max_steps > WP_STEPS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

@@ -104,36 +104,37 @@ wp_pair_decide(int64 sweep_id, int a_pos, int b_pos, WpPairVerdict *v)
 }
 
 /*
- * The value a search found: the one best starts from (_top: the most tps
- * against the baseline in the same rounds), in words with its effect
- * against the baseline.  NULL when no step counts.
+ * The value a search found, pos in vals (from 0; -1: none, then _top's, the
+ * most tps against the baseline in the same rounds), in words with its
+ * effect against the baseline.  NULL when no step counts.
  */
 char *
-wp_sweep_top(int64 sweep_id, const WpSweepRequest *req)
+wp_sweep_found(int64 sweep_id, const WpSweepRequest *req, int pos)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	char	   *found = NULL;
 
 	wp_owner_begin();
 	if (SPI_execute_with_args("SELECT t.pos, e.ratio, e.ratio_ci_low, e.ratio_ci_high, e.rounds, e.verdict "
-							  "FROM walpressure._top($1) AS t(pos) "
+							  "FROM coalesce($2, walpressure._top($1)) AS t(pos) "
 							  "LEFT JOIN walpressure.effects($1) e ON e.value_pos = t.pos AND e.metric = 'tps'",
-							  1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(sweep_id)},
-							  NULL, true, 1) != SPI_OK_SELECT)
+							  2, (Oid[]) {INT8OID, INT4OID},
+							  (Datum[]) {Int64GetDatum(sweep_id), Int32GetDatum(pos + 1)},
+							  pos >= 0 ? "  " : " n", true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the results of sweep " INT64_FORMAT, sweep_id);
 	if (SPI_processed == 1)
 	{
 		HeapTuple	t = SPI_tuptable->vals[0];
 		TupleDesc	d = SPI_tuptable->tupdesc;
 		bool		isnull;
-		Datum		pos = SPI_getbinval(t, d, 1, &isnull);
+		Datum		at = SPI_getbinval(t, d, 1, &isnull);
 
-		if (!isnull && DatumGetInt32(pos) >= 1 && DatumGetInt32(pos) <= req->nvals)
+		if (!isnull && DatumGetInt32(at) >= 1 && DatumGetInt32(at) <= req->nvals)
 		{
-			const char *value = req->vals[DatumGetInt32(pos) - 1];
+			const char *value = req->vals[DatumGetInt32(at) - 1];
 			char	   *ratio = SPI_getvalue(t, d, 2);
 
-			if (DatumGetInt32(pos) == 1)
+			if (DatumGetInt32(at) == 1)
 				found = psprintf("%s, the current value", value);
 			else if (ratio == NULL)
 				found = psprintf("%s (no round measured it and the baseline %s)", value, req->vals[0]);

@@ -25,7 +25,7 @@ typedef struct WpPairVerdict
 } WpPairVerdict;
 
 extern void wp_pair_decide(int64 sweep_id, int a_pos, int b_pos, WpPairVerdict *v);
-extern char *wp_sweep_top(int64 sweep_id, const WpSweepRequest *req);
+extern char *wp_sweep_found(int64 sweep_id, const WpSweepRequest *req, int pos);
 extern bool wp_results_auto_decide(int64 sweep_id, const WpSweepRequest *req, int rounds,
 								   double round_s, double elapsed_s);
 

@@ -58,17 +58,20 @@ wp_search_round_insert(int64 sweep_id, const WpSearchRound *r, int steps_total)
 	MemoryContextSwitchTo(caller);
 }
 
-/* Why the search stopped, and what it found, in the sweep's row. */
+/*
+ * Why the search stopped, and what it found (pos in vals, from 0; -1:
+ * nothing), in the sweep's row: search_found is what best starts from.
+ */
 void
-wp_search_stop_record(int64 sweep_id, const char *why)
+wp_search_stop_record(int64 sweep_id, const char *why, int pos)
 {
 	MemoryContext caller = CurrentMemoryContext;
 
 	wp_owner_begin();
-	if (SPI_execute_with_args("UPDATE walpressure.sweeps SET search_stop = $2 WHERE sweep_id = $1",
-							  2, (Oid[]) {INT8OID, TEXTOID},
-							  (Datum[]) {Int64GetDatum(sweep_id), CStringGetTextDatum(why)},
-							  NULL, false, 0) != SPI_OK_UPDATE)
+	if (SPI_execute_with_args("UPDATE walpressure.sweeps SET search_stop = $2, search_found = $3 WHERE sweep_id = $1",
+							  3, (Oid[]) {INT8OID, TEXTOID, INT4OID},
+							  (Datum[]) {Int64GetDatum(sweep_id), CStringGetTextDatum(why), Int32GetDatum(pos + 1)},
+							  pos >= 0 ? "   " : "  n", false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not update sweep " INT64_FORMAT, sweep_id);
 	wp_owner_end();
 	MemoryContextSwitchTo(caller);

@@ -19,7 +19,7 @@ typedef struct WpSearchRound
 	int			pair;			/* which pair of values it compared */
 	const char *low;			/* the values the peak was searched in */
 	const char *high;
-	const char *vals[3];		/* what it ran, in order, the baseline first */
+	const char *vals[3];		/* what it ran, in order, the baseline first (a pair's first round) */
 	int			nvals;
 	const char *why;			/* why it ran them */
 	const char *verdict;		/* the rule on the pair after it, NULL: none */
@@ -27,6 +27,6 @@ typedef struct WpSearchRound
 } WpSearchRound;
 
 extern void wp_search_round_insert(int64 sweep_id, const WpSearchRound *r, int steps_total);
-extern void wp_search_stop_record(int64 sweep_id, const char *why);
+extern void wp_search_stop_record(int64 sweep_id, const char *why, int pos);
 
 #endif							/* WALPRESSURE_SEARCH_ROWS_H */

@@ -105,24 +105,49 @@ wp_golden_max_pairs(int n)
 
 /*
  * The positions in the request's values that a round of the pair runs, in
- * order: the baseline first, then the pair, whose order alternates from one
- * round of it to the next (so that what drifts within a round weighs on
- * both alike); a value of the pair that is the baseline runs once.
- * Returns how many.
+ * order: the baseline first in the pair's first round (with_base), then
+ * the pair, whose order alternates from one round to the next (so that
+ * what drifts within a round weighs on both alike); a value that is
+ * already in the round runs once.  Returns how many.
+ *
+ * The pair is decided on its own rounds, paired by round, with no need of
+ * the baseline; the baseline runs in the pair's first round only, so that
+ * every value the search tries is measured against it at least once (what
+ * results reads) without paying for it in every round.
  */
 int
-wp_golden_round(const WpSweepRequest *req, const WpGolden *g, int round, int *pos)
+wp_golden_round(const WpSweepRequest *req, const WpGolden *g, int round, bool with_base, int *pos)
 {
-	int			first = req->search_pos[round % 2 ? g->c : g->d];
-	int			second = req->search_pos[round % 2 ? g->d : g->c];
+	int			run[3];
 	int			n = 0;
+	int			m = 0;
 
-	pos[n++] = 0;
-	if (first != 0)
-		pos[n++] = first;
-	if (second != 0 && second != first)
-		pos[n++] = second;
-	return n;
+	if (with_base)
+		run[n++] = 0;
+	run[n++] = req->search_pos[round % 2 ? g->c : g->d];
+	run[n++] = req->search_pos[round % 2 ? g->d : g->c];
+	for (int i = 0; i < n; i++)
+	{
+		bool		seen = false;
+
+		for (int j = 0; j < m; j++)
+			seen |= pos[j] == run[i];
+		if (!seen)
+			pos[m++] = run[i];
+	}
+	return m;
+}
+
+/* The steps of pair g at its fewest rounds, its first being round. */
+int
+wp_golden_pair_steps(const WpSweepRequest *req, const WpGolden *g, int round)
+{
+	int			pos[3];
+	int			steps = wp_golden_round(req, g, round, true, pos);
+
+	for (int r = 1; r < req->repeats; r++)
+		steps += wp_golden_round(req, g, round + r, false, pos);
+	return steps;
 }
 
 /* The steps of a search's first pair at its fewest rounds. */
@@ -130,8 +155,20 @@ int
 wp_golden_first_steps(const WpSweepRequest *req)
 {
 	WpGolden	g;
-	int			pos[3];
 
 	wp_golden_start(&g, req->search_n);
-	return wp_golden_round(req, &g, 1, pos) * req->repeats;
+	return wp_golden_pair_steps(req, &g, 1);
+}
+
+/*
+ * The most steps a search of the request can take, over every outcome: its
+ * step budget when it has one (wp_request_search_rounds), else every pair
+ * at its most rounds.
+ */
+int
+wp_golden_most_steps(const WpSweepRequest *req)
+{
+	if (req->search_max_steps > 0)
+		return req->search_max_steps;
+	return wp_golden_max_pairs(req->search_n) * (3 + 2 * (req->max_repeats - 1));
 }

@@ -31,7 +31,9 @@ typedef struct WpGolden
 extern void wp_golden_start(WpGolden *g, int n);
 extern bool wp_golden_next(WpGolden *g, bool low_better);
 extern int	wp_golden_max_pairs(int n);
-extern int	wp_golden_round(const WpSweepRequest *req, const WpGolden *g, int round, int *pos);
+extern int	wp_golden_round(const WpSweepRequest *req, const WpGolden *g, int round, bool with_base, int *pos);
+extern int	wp_golden_pair_steps(const WpSweepRequest *req, const WpGolden *g, int round);
 extern int	wp_golden_first_steps(const WpSweepRequest *req);
+extern int	wp_golden_most_steps(const WpSweepRequest *req);
 
 #endif							/* WALPRESSURE_GOLDEN_H */

@@ -72,13 +72,16 @@ typedef struct WpSweepRequest
 	int			ncfg;
 	WpSetting	cfg[WP_CONFIG_POOL];
 	/*
-	 * A search: vals[0] is the baseline (the current value, measured every
-	 * round), then the range's values from its low end to its high end by
-	 * the resolution; search_pos[i] is the position in vals of the i-th of
-	 * those (0 when it is the baseline).  repeats is then the fewest rounds
-	 * a pair of candidates gets, max_repeats the most.
+	 * A search: vals[0] is the baseline (the current value, measured in
+	 * each pair's first round), then the range's values from its low end to
+	 * its high end by the resolution; search_pos[i] is the position in vals
+	 * of the i-th of those (0 when it is the baseline).  repeats is then the
+	 * fewest rounds a pair of candidates gets, max_repeats the most;
+	 * search_max_steps the most steps it takes (0: none, a budget of time
+	 * bounds it instead).
 	 */
 	WpSearchKind search;
+	int			search_max_steps;
 	int			search_n;
 	int			search_pos[WP_MAX_VALUES];
 	char		search_low[WP_SEARCH_TEXT];

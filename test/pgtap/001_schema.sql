@@ -43,7 +43,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us', '_threshold_side',
     '_threshold_text', '_threshold_reading', '_rate_answer', 'predict', '_predict', '_mva_predict',
-    '_flush_floor',
+    '_flush_floor', '_in_effect',
     'fleet_register', '_fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
     '_fleet_collect_sweep', 'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
     '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_result', '_fleet_ask',

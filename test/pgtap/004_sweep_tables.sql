@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(101);
+SELECT plan(102);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -85,7 +85,8 @@ FROM unnest(ARRAY['accept_data_loss', 'server_originals', 'server_settings_resto
                    'engine', 'script', 'current_value', 'current_pos', 'cpus', 'wal_disk', 'origin',
                    'auto_repeats', 'budget', 'rounds_stop', 'checkpoint', 'on_standby_loss',
                    'standby_conninfo', 'rate', 'latency_limit_ms', 'f0_ms', 'f0_p50_ms', 'f0_p99_ms',
-                   'f0_source', 'threshold', 'search', 'search_range', 'search_resolution', 'search_stop']) AS c;
+                   'f0_source', 'threshold', 'search', 'search_range', 'search_resolution', 'search_stop',
+                   'search_found']) AS c;
 SELECT has_column('walpressure', 'step_samples', 'sample_time', 'step_samples.sample_time');
 
 -- a search's rounds

@@ -1,9 +1,10 @@
 # A search end to end (run_sweep with range =>): its plan, its rounds (the
-# baseline every round, the pair alternating, 2 to 4 rounds a pair), the
-# golden-section pairs, its record (search_rounds, search_stop), results,
-# best and report reading it, its progress, a budget, a cancel, a search of
-# the load and of a server-wide setting (put back after), and the refusals
-# before any step.
+# baseline in a pair's first round, the pair alternating, 2 to 4 rounds a
+# pair), the golden-section pairs, its record (search_rounds, search_stop,
+# search_found), results, best and report reading it, its progress, its
+# budget of steps and a budget of time, a cancel, a search of the load and
+# of a server-wide setting (put back after), and the refusals before any
+# step.  (The rule after each round is unit-tested: search_rule_test.c.)
 use strict;
 use warnings;
 
@@ -17,7 +18,8 @@ my $node = new_node('search', conf => [ fsync => 'on', max_worker_processes => 1
 
 # commit_delay over [0, 2000] by 500: 5 values, the current value 0 one of
 # them.  commit_delay waits only when commit_siblings other transactions
-# are active: 4 clients need commit_siblings below 4.
+# are active: 4 clients need commit_siblings below 4.  Its budget: 10
+# steps (two pairs' fewest rounds, more than the range's 5 values).
 my ($out, $err) = ('', '');
 $node->psql('postgres', q{
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution => 500, clients => 4,
@@ -26,12 +28,13 @@ SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution =>
 	stdout => \$out, stderr => \$err, on_error_die => 1);
 my $id = $out;
 like($id, qr/^\d+$/, 'a search returns its sweep id');
-like($err, qr/NOTICE:  sweep $id searches commit_delay in \[0, 2000\] by 500 \(5 values\) for the most tps: golden section, a pair of values at a time, each round with the current value 0 as the baseline: 6 to 36 steps/,
+like($err, qr/NOTICE:  sweep $id searches commit_delay in \[0, 2000\] by 500 \(5 values\) for the most tps: golden section, a pair of values at a time, each pair's first round with the current value 0 as the baseline: 5 to 10 steps/,
 	'the plan NOTICE says what the search does and the steps it can take');
-like($err, qr/DETAIL:  A pair gets 2 rounds, and up to 4 while the rule/, 'and how a pair gets its rounds');
-like($err, qr/NOTICE:  sweep $id step 3\/6: commit_delay = \d+ \(round 1\): [\d.]+ tps.*; pair 1, round 1: \d+ against \d+: .*: another round/,
+like($err, qr/DETAIL:  A pair gets 2 rounds, and up to 4 while the rule.*a pair still undecided after its rounds goes by the point estimate.*or when the next round would pass its 10 steps \(as many as the range has values, at least two pairs' fewest rounds/,
+	'and how a pair gets its rounds, moves and stops');
+like($err, qr/NOTICE:  sweep $id step 3\/5: commit_delay = \d+ \(round 1\): [\d.]+ tps.*; pair 1, round 1: \d+ against \d+: .*: another round/,
 	'the last step of a round tells what the rule said and what the search does');
-like($err, qr/the search stops: (resolution|flat|flat within the noise): .*; found \d+/, 'and the last one why it stopped');
+like($err, qr/the search stops: (resolution|flat|budget): .*; found \d+/, 'and the last one why it stopped');
 
 is(sweep_field($node, $id, q{status || ' ' || search || ' ' || search_range || ' ' || search_resolution
                              || ' ' || (steps_done = steps_total)}),
@@ -39,17 +42,33 @@ is(sweep_field($node, $id, q{status || ' ' || search || ' ' || search_range || '
 is(sweep_field($node, $id, q{array_to_string(vals, ',')}), '0,500,1000,1500,2000',
 	'vals: the baseline (the current value) first, then the range by the resolution');
 
-# every round: the baseline first, then the pair, its order alternating
+# a pair's first round: the baseline first, then the pair; its later
+# rounds the pair alone, its order alternating
 my $rounds = $node->safe_psql('postgres', qq{
 SELECT string_agg(r, ' ' ORDER BY repeat) FROM (
     SELECT repeat, string_agg(value, ',' ORDER BY step) AS r FROM walpressure.steps
     WHERE sweep_id = $id GROUP BY repeat) x});
 my @rounds = split / /, $rounds;
 ok(@rounds >= 2, "at least the fewest rounds of the first pair ran ($rounds)");
-is(scalar(grep { !/^0(,\d+){1,2}$/ } @rounds), 0,
-	'each round ran the baseline 0, then the values of its pair (once when one of them is the baseline)');
-like($rounds[0], qr/^0,500,1500$/, 'the first pair is at 0.382 and 0.618 of the range: 500 and 1500');
-is($rounds[1], '0,1500,500', 'its second round runs the pair the other way round');
+like($rounds[0], qr/^0,500,1500$/, 'the first pair is at 0.382 and 0.618 of the range: 500 and 1500, after the baseline');
+is($rounds[1], '1500,500', 'its second round runs the pair alone, the other way round');
+my (%first, @wrong);
+for my $row (split /\n/, $node->safe_psql('postgres', qq{
+SELECT pair || '|' || array_to_string(vals, ',') FROM walpressure.search_rounds WHERE sweep_id = $id ORDER BY round}))
+{
+	my ($p, $v) = split /\|/, $row;
+	my @v = split /,/, $v;
+	if (!exists $first{$p})
+	{
+		$first{$p} = [@v];
+		push @wrong, "pair $p first: $v" unless $v[0] eq '0' && @v >= 2;
+		next;
+	}
+	my @want = @{ $first{$p} };
+	@want = @want[ 1 .. $#want ] if @want == 3;    # 0, c, d: then c, d
+	push @wrong, "pair $p later: $v" unless join(',', sort @v) eq join(',', sort @want);
+}
+is("@wrong", '', "each pair's first round ran the baseline 0 then the pair, its later rounds the pair alone (once a value when one of them is the baseline)");
 
 # the record matches the steps, and each pair got 2 to 4 rounds
 is($node->safe_psql('postgres', qq{
@@ -89,10 +108,11 @@ SELECT coalesce(bool_and(b.kept IS NOT NULL AND b.kept = ANY (a.ran)), true)
 FROM p a JOIN p b ON b.pair = a.pair + 1}),
 	't', 'each next pair keeps a value the pair before ran (golden section)');
 is($node->safe_psql('postgres', qq{
-SELECT search_stop LIKE '%found ' || (SELECT value FROM walpressure.results r
-                                      WHERE r.sweep_id = $id AND r.value_pos = walpressure._top($id)) || '%'
+SELECT search_stop LIKE '%found ' || vals[search_found] || '%' AND walpressure._top($id) = search_found
+       AND vals[search_found] = ANY ((SELECT q.vals FROM walpressure.search_rounds q
+                                      WHERE q.sweep_id = $id ORDER BY q.round DESC LIMIT 1)::text[])
 FROM walpressure.sweeps WHERE sweep_id = $id}),
-	't', 'search_stop names the value with the most tps against the baseline (what best starts from)');
+	't', 'search_found: a value of the last round, named by search_stop, and what best starts from');
 
 # read like any sweep
 is($node->safe_psql('postgres', qq{
@@ -114,9 +134,23 @@ my $copy = $node->safe_psql('postgres', "SELECT walpressure.import(walpressure.e
 is($node->safe_psql('postgres', qq{
 SELECT (SELECT count(*) FROM walpressure.search_rounds WHERE sweep_id = $copy)
        = (SELECT count(*) FROM walpressure.search_rounds WHERE sweep_id = $id)
-       AND (SELECT search_stop FROM walpressure.sweeps WHERE sweep_id = $copy)
-       = (SELECT search_stop FROM walpressure.sweeps WHERE sweep_id = $id)}),
-	't', 'export and import carry the rounds and why it stopped');
+       AND (SELECT (search_stop, search_found) FROM walpressure.sweeps WHERE sweep_id = $copy)
+       = (SELECT (search_stop, search_found) FROM walpressure.sweeps WHERE sweep_id = $id)}),
+	't', 'export and import carry the rounds, why it stopped and what it found');
+
+# its budget of steps, by default: as many as the range has values (21)
+($out, $err) = ('', '');
+$node->psql('postgres', q{
+SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', clients => 4,
+                             duration => '1 s', warmup => '0.5 s',
+                             settings => '{"commit_siblings": 2}', engine => 'backend')},
+	stdout => \$out, stderr => \$err, on_error_die => 1);
+like($err, qr/\(21 values\) for the most tps: .*: 5 to 21 steps .*or when the next round would pass its 21 steps \(as many as the range has values/s,
+	'the plan NOTICE says the search takes at most as many steps as the range has values');
+is(sweep_field($node, $out, q{status || ' ' || (steps_done <= 21) || ' ' || (steps_done = steps_total)
+                              || ' ' || (search_stop ~ '^(budget: .* would pass the 21 steps of the search|flat: )')
+                              || ' ' || (search_found IS NOT NULL)}),
+	'done true true true true', 'it stops before a round that would pass them, and says what it found');
 
 # a budget shorter than a pair's rounds: it stops at the budget, recorded
 $out = $node->safe_psql('postgres', q{
@@ -140,28 +174,31 @@ is(sweep_field($node, $cid, q{status || ' ' || (search_stop IS NULL)}), 'cancell
 	'a cancelled search reads cancelled, and no search_stop');
 
 # the load: clients over [1, 7] by 2 (1, 3, 5, 7); the clients argument, 4,
-# is the baseline every round, outside the range's values
+# is the baseline, outside the range's values
 $out = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('clients', range => '[1, 7]', resolution => 2, clients => 4,
                              duration => '1 s', warmup => '0.5 s', engine => 'backend')});
 is(sweep_field($node, $out, q{status || ' ' || array_to_string(vals, ',')}), 'done 4,1,3,5,7',
 	'a search of clients: the clients argument is the baseline');
 is($node->safe_psql('postgres', qq{
-SELECT bool_and(value = '4') AND bool_and(clients = 4) FROM walpressure.steps x
-WHERE sweep_id = $out AND step = (SELECT min(step) FROM walpressure.steps y WHERE y.sweep_id = $out AND y.repeat = x.repeat)}),
-	't', 'each round starts with 4 clients');
+SELECT bool_and(x.value = '4') AND bool_and(x.clients = 4) FROM walpressure.steps x
+JOIN walpressure.search_rounds q ON q.sweep_id = x.sweep_id AND q.round = x.repeat
+WHERE x.sweep_id = $out AND q.round = (SELECT min(round) FROM walpressure.search_rounds p
+                                       WHERE p.sweep_id = $out AND p.pair = q.pair)
+  AND x.step = (SELECT min(step) FROM walpressure.steps y WHERE y.sweep_id = $out AND y.repeat = x.repeat)}),
+	't', "each pair's first round starts with 4 clients");
 is($node->safe_psql('postgres', qq{
 SELECT bool_and(clients = value::int) FROM walpressure.steps WHERE sweep_id = $out}),
 	't', 'each step ran as many clients as its value');
 
-# a server-wide setting, its current value outside the range: every round
-# measures it, and it is put back after
+# a server-wide setting, its current value outside the range: each pair's
+# first round measures it, and it is put back after
 ($out, $err) = ('', '');
 $node->psql('postgres', q{
 SELECT walpressure.run_sweep('wal_writer_delay', range => '[10ms, 110ms]', resolution => '50ms', clients => 2,
                              duration => '1 s', warmup => '0.5 s', engine => 'backend')},
 	stdout => \$out, stderr => \$err, on_error_die => 1);
-like($err, qr/The current value 200 is outside the range: every round measures it all the same/,
+like($err, qr/The current value 200 is outside the range: each pair's first round measures it all the same/,
 	'the plan says the current value is outside the range');
 is(sweep_field($node, $out, q{status || ' ' || search_range || ' ' || array_to_string(vals, ',')}),
 	'done [10, 110] 200,10,60,110', 'a range given with units is held in the setting\'s unit');

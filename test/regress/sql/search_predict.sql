@@ -30,13 +30,16 @@ SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution =>
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution => 10);
 SELECT walpressure.run_sweep('wal_writer_delay', range => '[10ms, 1s]', resolution => '5ms');
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution => interval '1 s');
-SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', repeats => 1000);
+SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', repeats => 1000, budget => '1 day');
+-- not in an open loop: its tps is the rate asked
+SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', rate => 100, engine => 'pgbench');
 -- the checks of any sweep still apply, after the search's own
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', clients => 0);
 
--- sweep 2001: a search as the coordinator records one (commit_delay over
--- [0, 2000] by 250, the current value 0 the baseline of every round): pair 1
--- (750, 1250) decided for 750 in 2 rounds, pair 2 (500, 750) flat
+-- sweep 2001: a search (commit_delay over [0, 2000] by 250, the current
+-- value 0 the baseline, here in every round) whose search_found is NULL, as
+-- it is while a search runs or when it was cancelled: pair 1 (750, 1250)
+-- decided for 750 in 2 rounds, pair 2 (500, 750) stopped by a budget
 INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
                                 warmup, repeats, prewarm, run_by, database, steps_total, steps_done,
                                 status, server_settings, current_value, current_pos, cpus,
@@ -45,7 +48,7 @@ VALUES (2001, 'commit_delay', '{0,250,500,750,1000,1250,1500,1750,2000}', 10, '1
         1000, '2 s', 2, true, current_user, current_database(), 12, 12, 'done',
         '{"commit_siblings": "5", "commit_delay": "0"}', '0', 1, 2,
         'golden', '[0, 2000]', '250',
-        'flat within the noise: 500 and 750 cannot be told apart in 2 rounds; found 750');
+        'budget: another round of the pair would come next, and a round (about 40 s) would pass the budget of 160 s; found 750');
 -- the machine drifts: round 3 and 4 run 20% slower than rounds 1 and 2, so
 -- 500 has less tps than 1250 although it beats the baseline by more
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
@@ -65,7 +68,7 @@ VALUES (2001, 1, 1, '0', '2000', '{0,750,1250}', 'pair 1: 750 and 1250', '750 ag
         '750 is faster than 1250, so the peak is not above 1250 (one peak); next pair 500 and 750'),
        (2001, 3, 2, '0', '1000', '{0,500,750}', 'pair 2: 500 (new) and 750 (kept)', '500 against 750: 0.992x from one round', 'another round'),
        (2001, 4, 2, '0', '1000', '{0,750,500}', 'pair 2 again: a pair gets at least 2 rounds',
-        '500 against 750: undecided', 'flat within the noise: 500 and 750 cannot be told apart in 2 rounds');
+        '500 against 750: undecided', 'budget: another round of the pair would come next, and a round (about 40 s) would pass the budget of 160 s');
 
 -- the top is the most tps against the baseline in the same rounds: 750
 -- (3.0x), not 1250, whose rounds ran on a faster machine
@@ -85,6 +88,22 @@ FROM walpressure.search_rounds r
 JOIN walpressure.search_rounds o ON o.sweep_id = 2001 AND o.round = r.round
 WHERE r.sweep_id = :imported;
 SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search}', '"bisect"'));
+-- what a search found (search_found, the better of its last pair) is what
+-- _top, best and results' ties start from, whatever the ranking against the
+-- baseline says; an import refuses one that is not a position of its values
+UPDATE walpressure.sweeps SET search_found = 3 WHERE sweep_id = :imported;
+SELECT walpressure._top(:imported) AS top_pos, (SELECT value FROM walpressure.best WHERE sweep_id = :imported) AS best_value;
+SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search_found}', '10'));
+SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search_found}', '1.5'));
+SELECT walpressure.import(jsonb_set(walpressure.export(2001), '{sweep,search_found}', '"3"'));
+SELECT walpressure.import(walpressure.export(:imported)) AS reimported \gset
+SELECT search_found AS found_imported FROM walpressure.sweeps WHERE sweep_id = :reimported;
+SELECT walpressure.import(jsonb_set(jsonb_set(walpressure.export(2001), '{sweep,search}', 'null'), '{sweep,search_found}', '1'));
+-- the found value not decided against the baseline (one paired round):
+-- best says so, and how to confirm it
+UPDATE walpressure.steps SET discarded = 'a test' WHERE sweep_id = :imported AND value_pos = 1 AND repeat = 4;
+SELECT d FROM walpressure.best b, unnest(string_to_array(b.diagnoses, E'\n')) d
+WHERE b.sweep_id = :imported AND d LIKE 'the search found%';
 
 -- predict: sweep 3001, commit_delay 0, 500 and 1500 at 1000 write IOPS, 10
 -- clients on 2 CPUs, two rounds with known figures: the disk at its cap, 500
@@ -136,6 +155,22 @@ INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients
 VALUES (3004, 1, 'on', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
        (3004, 2, 'off', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 0, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4);
 
+-- sweep 3006: 3004 as a sweep of configurations, the WAL fsyncs of its
+-- 'off' leaders' own (so that only the setting in effect, read from the
+-- configuration, says no commit waited for its flush)
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
+                                warmup, repeats, prewarm, run_by, database, steps_total, steps_done,
+                                status, server_settings, cpus)
+VALUES (3006, 'settings', ARRAY['{"synchronous_commit": "on"}', '{"synchronous_commit": "off"}'], 10, '10 s',
+        'simple-update', 1000, '2 s', 2, true, current_user, current_database(), 2, 2, 'done',
+        '{"commit_siblings": "5", "commit_delay": "0"}', 2);
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
+                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s)
+VALUES (3006, 1, '{"synchronous_commit": "on"}', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
+       (3006, 2, '{"synchronous_commit": "off"}', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 2000, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4);
+
 -- at half the cap a flush takes twice as long, and so, with the queue at
 -- it, does more than twice a commit
 SELECT value, measured_tps, rounds, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms,
@@ -169,6 +204,7 @@ SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_c
 SELECT value, measured_tps, tps FROM walpressure.predict(3001, iops_cap => 1000);
 -- what cannot be predicted for one value, and what cannot be predicted at all
 SELECT value, tps, basis FROM walpressure.predict(3004, iops_cap => 2000);
+SELECT value, tps IS NOT NULL AS predicted, basis LIKE '%no commit waited for a WAL flush%' AS sync_off FROM walpressure.predict(3006, iops_cap => 2000);
 SELECT * FROM walpressure.predict(3002, iops_cap => 2000);
 SELECT * FROM walpressure.predict(3003, iops_cap => 2000);
 SELECT * FROM walpressure.predict(9999, iops_cap => 2000);
