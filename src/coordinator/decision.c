@@ -77,7 +77,7 @@ wp_pair_decide(int64 sweep_id, int a_pos, int b_pos, WpPairVerdict *v)
 	TupleDesc	d;
 
 	memset(v, 0, sizeof(WpPairVerdict));
-	v->verdict = "undecided";
+	v->rule.verdict = "undecided";
 	wp_owner_begin();
 	if (SPI_execute_with_args("SELECT rounds, verdict, ratio::float8, rounds_needed, detail "
 							  "FROM walpressure.effects($1, $3) WHERE value_pos = $2 AND metric = 'tps'",
@@ -90,13 +90,13 @@ wp_pair_decide(int64 sweep_id, int a_pos, int b_pos, WpPairVerdict *v)
 		t = SPI_tuptable->vals[0];
 		d = SPI_tuptable->tupdesc;
 		v->rounds = DatumGetInt32(SPI_getbinval(t, d, 1, &isnull));
-		v->verdict = MemoryContextStrdup(caller, SPI_getvalue(t, d, 2));
-		v->ratio = DatumGetFloat8(SPI_getbinval(t, d, 3, &isnull));
+		v->rule.verdict = MemoryContextStrdup(caller, SPI_getvalue(t, d, 2));
+		v->rule.ratio = DatumGetFloat8(SPI_getbinval(t, d, 3, &isnull));
 		if (isnull)
-			v->ratio = 0;
-		v->rounds_needed = DatumGetInt32(SPI_getbinval(t, d, 4, &isnull));
+			v->rule.ratio = 0;
+		v->rule.rounds_needed = DatumGetInt32(SPI_getbinval(t, d, 4, &isnull));
 		if (isnull)
-			v->rounds_needed = 0;
+			v->rule.rounds_needed = 0;
 		v->detail = MemoryContextStrdup(caller, SPI_getvalue(t, d, 5));
 	}
 	wp_owner_end();

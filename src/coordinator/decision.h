@@ -13,14 +13,13 @@
 #define WALPRESSURE_DECISION_H
 
 #include "sweep/request.h"
+#include "sweep/search_rule.h"
 
 /* The rule on two values of a sweep, paired by round (effects()). */
 typedef struct WpPairVerdict
 {
 	int			rounds;			/* rounds that measured both */
-	char	   *verdict;		/* faster, slower (a against b), equivalent, undecided */
-	double		ratio;			/* a over b, 0 when no round measured both */
-	int			rounds_needed;	/* undecided: the rounds that would decide, 0: none would */
+	WpSearchVerdict rule;		/* the verdict (a against b), the ratio, rounds_needed */
 	char	   *detail;			/* the rule's words, NULL when no round measured both */
 } WpPairVerdict;
 

@@ -121,15 +121,6 @@ wp_search_move(WpSearch *s, bool low_better, const char *undecided)
 	return psprintf("%s; next pair %s and %s", moved, wp_lat(s, s->g.c), wp_lat(s, s->g.d));
 }
 
-/* The rule's verdict, as search_rule.c takes it. */
-static WpSearchVerdict
-wp_search_verdict(const WpPairVerdict *v)
-{
-	WpSearchVerdict sv = {v->verdict, v->ratio, v->rounds_needed};
-
-	return sv;
-}
-
 /*
  * After a round of the pair: another round, the next pair, or the end
  * (search_rule.c), with what the search did in words.
@@ -138,12 +129,12 @@ static char *
 wp_search_decide(WpSearch *s, const WpPairVerdict *v)
 {
 	const WpSweepRequest *req = s->req;
-	WpSearchVerdict sv = wp_search_verdict(v);
+	const WpSearchVerdict *sv = &v->rule;
 	bool		low_better;
 	const char *c = wp_lat(s, s->g.c);
 	const char *d = wp_lat(s, s->g.d);
 
-	switch (wp_search_rule(&sv, s->pair_rounds, req->repeats, req->max_repeats, &low_better))
+	switch (wp_search_rule(sv, s->pair_rounds, req->repeats, req->max_repeats, &low_better))
 	{
 		case WP_SEARCH_FEWEST:
 			s->why = psprintf("pair %d again: a pair gets at least %d rounds", s->pair, req->repeats);
@@ -154,18 +145,18 @@ wp_search_decide(WpSearch *s, const WpPairVerdict *v)
 			return pstrdup("another round");
 		case WP_SEARCH_NEEDED:
 			s->why = psprintf("pair %d again: after %d rounds the rule cannot order %s and %s yet, and about %d rounds would at this spread",
-							  s->pair, s->pair_rounds, c, d, v->rounds_needed);
+							  s->pair, s->pair_rounds, c, d, sv->rounds_needed);
 			return pstrdup("another round");
 		case WP_SEARCH_MOVE:
 			return wp_search_move(s, low_better, NULL);
 		case WP_SEARCH_LEAN:
 			return wp_search_move(s, low_better,
-								  psprintf("%.3fx, undecided after %d rounds%s", v->ratio, s->pair_rounds,
+								  psprintf("%.3fx, undecided after %d rounds%s", sv->ratio, s->pair_rounds,
 										   s->pair_rounds >= req->max_repeats ? ", the most a pair gets" :
-										   v->rounds_needed > 0 ? psprintf(", and it would take about %d at this spread", v->rounds_needed) :
+										   sv->rounds_needed > 0 ? psprintf(", and it would take about %d at this spread", sv->rounds_needed) :
 										   ", the difference about the margin"));
 		case WP_SEARCH_FLAT:
-			s->found = wp_search_leader(&sv, s->pair_rounds, s->g.c, s->g.d, s->kept);
+			s->found = wp_search_leader(sv, s->pair_rounds, s->g.c, s->g.d, s->kept);
 			s->stop = psprintf("flat: %s and %s are the same within the margin (equivalent), so the curve is flat between them",
 							   c, d);
 			return s->stop;
@@ -258,10 +249,8 @@ wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt)
 		}
 		if (budget != NULL)
 		{
-			WpSearchVerdict sv = wp_search_verdict(&v);
-
 			s.stop = budget;
-			s.found = wp_search_leader(&sv, s.pair_rounds, s.g.c, s.g.d, s.kept);
+			s.found = wp_search_leader(&v.rule, s.pair_rounds, s.g.c, s.g.d, s.kept);
 			/* what the rule did, kept when it moved to the next pair */
 			rec.decision = s.pair_rounds == 0 ? psprintf("%s; %s", rec.decision, budget) : budget;
 		}
