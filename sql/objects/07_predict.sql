@@ -15,10 +15,13 @@
 --   flush's demand per commit and the delay that make the network give the
 --   measured tps and the measured commit time (steps.commit_avg_ms).  At
 --   another cap a flush's period follows the cap (where the disk bound:
---   the measured period times measured cap over new cap, the group size g
---   kept, so the flush's demand per commit scales alike; where it did not,
+--   the measured period times measured cap over new cap; where it did not,
 --   the longer of the cap's k / cap and the measured period, k the write
---   IOs a flush cost), and MVA runs the network again.  Above the measured
+--   IOs a flush cost).  Where the disk bound, the flush never idles and
+--   carries the g commits it did: g over the new period sets the
+--   throughput, unless the loop with the flush at its floor makes less;
+--   where it did not, the flush's demand per commit scales with the period
+--   and MVA runs the network again.  Above the measured
 --   cap the period has a floor: commit_delay, the disk's own flush time (the
 --   shortest flush among the sweep's steps whose flushes did not wait for
 --   the cap) and what the step's period held beyond its flush; a value with
@@ -31,9 +34,13 @@
 --
 
 -- _mva_predict (C, api/predict.c over sweep/mva.c): the network fitted to
--- one step, its flush demand scaled, run with new_clients.
+-- one step, run with new_clients and its flush demand scaled, or where the
+-- disk binds at flush_tps (a flush that never idles), unless the network
+-- with the flush at flush_floor (a commit's share of a flush without the
+-- cap) gives less.
 CREATE OR REPLACE FUNCTION _mva_predict(clients int, tps float8, commit_s float8, cpu_demand float8,
-                                        cpus float8, flush_scale float8, new_clients int,
+                                        cpus float8, flush_scale float8, new_clients int, flush_tps float8,
+                                        flush_floor float8,
                                         OUT tps float8, OUT commit_s float8, OUT flush_util float8,
                                         OUT new_flush_util float8, OUT delay_s float8, OUT fitted bool)
 AS 'MODULE_PATHNAME', 'wp_mva_predict'
@@ -92,7 +99,7 @@ DECLARE
     x1 float8; p1 float8; w1 float8; g1 float8;
     xs float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
     delay_s float8; siblings int; sync_off bool;
-    k float8; p0 float8; d float8; bound0 bool; unbound int; unfitted int;
+    k float8; p0 float8; d float8; g0 float8; flush_tps float8; bound0 bool; unbound int; unfitted int;
     own float8 := walpressure._flush_floor(_predict.sweep_id);
     fit record;
 BEGIN
@@ -149,6 +156,7 @@ BEGIN
             EXIT WHEN why IS NOT NULL;
             d := (r.server_cpu_s + coalesce(r.client_cpu_s, 0)) / r.transactions;
             p0 := 1 / r.wal_fsyncs_per_s;
+            g0 := r.commits::float8 / r.wal_fsyncs;
             k := r.write_iops * p0;
             bound0 := r.write_iops >= 0.9 * v.cap0;
             -- the flush period at the new cap: where the disk bound, the
@@ -170,19 +178,34 @@ BEGIN
                     p1 := greatest(p1, delay_s + coalesce(own, 0)
                                        + greatest(p0 - delay_s - coalesce(r.fsync_avg_ms / 1000, p0), 0));
                 END IF;
+                -- the disk bound: the flush never idled, a flush every period
+                -- carrying g0 commits (never more than the clients), and so
+                -- it stays at the new cap: the flush sets the throughput
+                flush_tps := r.tps * p0 / p1 * least(1, n1 / g0);
             ELSE
                 p1 := greatest(k / c1, p0);
+                flush_tps := 0;
                 unbound := unbound + 1;
             END IF;
             SELECT * INTO fit FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus,
-                                                              p1 / p0, n1);
+                                                              p1 / p0, n1, flush_tps,
+                                                              (delay_s + coalesce(own, 0)) / least(g0, n1));
+            IF flush_tps > 0 AND c1 > v.cap0 AND own IS NULL AND fit.tps < 0.999 * flush_tps THEN
+                why := format('above the measured cap the disk would no longer bind (a flush that never idles would carry %s tps, more than the rest of the loop makes): the disk''s own flush time decides, and every flush of the sweep waited for the cap: that time was not seen',
+                              round(flush_tps::numeric));
+                EXIT;
+            END IF;
             IF NOT fit.fitted THEN
                 unfitted := unfitted + 1;
             END IF;
             x1 := fit.tps;
             w1 := fit.commit_s;
-            -- commits per flush: the measured ones, as busy as the flush would be
-            g1 := greatest(1, r.commits::float8 / r.wal_fsyncs * fit.new_flush_util / nullif(fit.flush_util, 0));
+            -- commits per flush: where the disk bound, the measured ones (a
+            -- flush that idles, when the rest of the loop is slower, carries
+            -- as many less often); where it did not, the measured ones as busy
+            -- as the flush would be
+            g1 := greatest(1, CASE WHEN flush_tps > 0 THEN least(g0, n1)
+                                   ELSE g0 * fit.new_flush_util / nullif(fit.flush_util, 0) END);
             ios := ios || k * x1 / g1;
             w1 := w1 * 1000;
             xs := xs || x1; gs := gs || g1; ws := ws || w1; ls := ls || n1 / x1 * 1000;

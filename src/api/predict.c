@@ -148,10 +148,14 @@ wp_predict(PG_FUNCTION_ARGS)
 
 /*
  * _mva_predict(clients, tps, commit_s, cpu_demand, cpus, flush_scale,
- * new_clients): the network fitted to one step (its tps and a commit's
- * time, with its CPU demand on its CPUs: mva.c), then its flush demand
- * scaled and run with new_clients.  Returns tps, a commit's time, the
- * flush's utilization at the step and predicted, and whether the fit held.
+ * new_clients, flush_tps, flush_floor): the network fitted to one step
+ * (its tps and a commit's time, with its CPU demand on its CPUs: mva.c),
+ * then run with new_clients and either its flush demand scaled (flush_tps
+ * 0) or, where the disk binds, at flush_tps: the throughput of a flush
+ * that never idles (its commits per period), unless the network with the
+ * flush at flush_floor (a commit's share of a flush without the cap) gives
+ * less; with no floor known (0), the scaled demand then.  Returns tps, a commit's time, the flush's utilization at the step
+ * and predicted, and whether the fit held.
  */
 Datum
 wp_mva_predict(PG_FUNCTION_ARGS)
@@ -163,6 +167,8 @@ wp_mva_predict(PG_FUNCTION_ARGS)
 	WpMvaOut	out;
 	bool		fitted;
 	double		tps0 = PG_GETARG_FLOAT8(1);
+	double		flush_tps = PG_GETARG_FLOAT8(7);
+	double		flush_floor = PG_GETARG_FLOAT8(8);
 	double		util0;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -172,7 +178,13 @@ wp_mva_predict(PG_FUNCTION_ARGS)
 	fitted = wp_mva_fit(PG_GETARG_INT32(0), tps0, PG_GETARG_FLOAT8(2), &net);
 	util0 = tps0 * net.flush_demand;
 	net.flush_demand *= PG_GETARG_FLOAT8(5);
-	wp_mva(&net, PG_GETARG_INT32(6), &out);
+	/*
+	 * Where the flush would idle and its floor is not known (0), the flush
+	 * keeps its scaled demand: a queue that idles at times.
+	 */
+	if (!(flush_tps > 0 &&
+		  (wp_mva_at(&net, PG_GETARG_INT32(6), flush_tps, flush_floor, &out) || flush_floor > 0)))
+		wp_mva(&net, PG_GETARG_INT32(6), &out);
 	values[0] = Float8GetDatum(out.tps);
 	values[1] = Float8GetDatum(out.flush_s);
 	values[2] = Float8GetDatum(util0);

@@ -8,7 +8,9 @@
  *		the WAL flush (one server whose demand per commit is a flush's time
  *		over the commits it carries) and a delay (everything else); and the
  *		flush demand and delay that make the network give what a step
- *		measured.  Pure: test/unit exercises it outside a server.
+ *		measured; and the network at a throughput the flush sets (a flush
+ *		that never idles: the disk bound).  Pure: test/unit exercises it
+ *		outside a server.
  *
  * IDENTIFICATION
  *	  src/sweep/mva.c
@@ -100,4 +102,38 @@ wp_mva_fit(int n, double tps, double commit_s, WpMvaNet *net)
 	net->delay = wp_mva_fit_delay(n, tps, net);
 	wp_mva(net, n, &out);
 	return fabs(out.tps - tps) <= 0.01 * tps && fabs(out.flush_s - commit_s) <= 0.01 * commit_s;
+}
+
+/*
+ * The network when the flush sets its throughput: `tps`, as a flush that
+ * never idles gives it (a flush every period, each carrying the commits
+ * measured), with the other demands kept.  The flush demand that gives
+ * `tps` is found by bisection, not below `floor_demand` (what a flush takes
+ * a commit without the cap), and `out` is the network with it.  When the
+ * network at that floor gives no more than `tps`, the flush no longer binds
+ * there: `out` is the network at the floor, and false is returned.
+ */
+bool
+wp_mva_at(const WpMvaNet *net, int n, double tps, double floor_demand, WpMvaOut *out)
+{
+	WpMvaNet	at = *net;
+	double		lo = Max(floor_demand, 0);
+	double		hi = tps > 0 ? 1 / tps : 0;
+
+	at.flush_demand = lo;
+	wp_mva(&at, n, out);
+	if (!(tps > 0) || out->tps <= tps || hi <= lo)
+		return false;
+	for (int i = 0; i < WP_MVA_STEPS; i++)
+	{
+		at.flush_demand = (lo + hi) / 2;
+		wp_mva(&at, n, out);
+		if (out->tps > tps)
+			lo = at.flush_demand;
+		else
+			hi = at.flush_demand;
+	}
+	at.flush_demand = (lo + hi) / 2;
+	wp_mva(&at, n, out);
+	return true;
 }

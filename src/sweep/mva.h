@@ -36,5 +36,7 @@ typedef struct WpMvaOut
 
 extern void wp_mva(const WpMvaNet *net, int n, WpMvaOut *out);
 extern bool wp_mva_fit(int n, double tps, double commit_s, WpMvaNet *net);
+extern bool wp_mva_at(const WpMvaNet *net, int n, double tps, double floor_demand,
+					  WpMvaOut *out);
 
 #endif							/* WALPRESSURE_MVA_H */

@@ -1,7 +1,8 @@
 /*
  * test/unit/mva_test.c: the MVA behind predict() (src/sweep/mva.c), outside
- * a server: one client's cycle, the bounds of a saturated queue, and a fit
- * that gives back what it was fitted to.
+ * a server: one client's cycle, the bounds of a saturated queue, a fit
+ * that gives back what it was fitted to, and the network at the throughput
+ * a flush that never idles sets.
  */
 #include "postgres.h"
 
@@ -48,6 +49,25 @@ main(void)
 	wp_mva(&fit, 10, &out);
 	ok(out.tps < 1000 && out.tps > 450, "half the cap: fewer tps, not below half");
 	ok(out.flush_s > 0.004, "half the cap: a longer commit");
+
+	/* the network at the throughput a flush that never idles sets */
+	fit.flush_demand /= 2;
+	ok(wp_mva_at(&fit, 10, 1500, 0, &out), "a throughput the rest of the loop allows: the flush sets it");
+	near(out.tps, 1500, 0.01, "the network at the flush's throughput");
+	ok(out.flush_s < 0.004 && out.flush_s > 0, "a shorter commit than at the measured cap");
+	ok(wp_mva_at(&fit, 10, 1500, 0.0001, &out), "and with a floor below the flush's demand there");
+	near(out.tps, 1500, 0.01, "the same network");
+	ok(!wp_mva_at(&fit, 10, 1e6, 0.0001, &out), "more than the loop with the flush at its floor gives: the flush no longer binds");
+	net = fit;
+	net.flush_demand = 0.0001;
+	{
+		WpMvaOut	free;
+
+		wp_mva(&net, 10, &free);
+		near(out.tps, free.tps, 1e-9, "and the answer is the loop with the flush at its floor");
+		near(out.flush_s, free.flush_s, 1e-12, "its commit time too");
+		ok(out.flush_s >= 0.0001, "never below the floor");
+	}
 
 	/* figures no network gives: a commit longer than the whole cycle */
 	ok(!wp_mva_fit(10, 1000, 0.02, &fit), "a commit longer than the cycle is not fitted");

@@ -176,13 +176,16 @@ VALUES (3006, 1, '{"synchronous_commit": "on"}', 1, 1, 10, 0, '2026-11-21', 10, 
 SELECT value, measured_tps, rounds, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms,
        latency_ms, write_iops, cpu_share, bound, basis
 FROM walpressure.predict(3001, iops_cap => 500);
--- at twice the cap: value 0 gains; for 500 and 1500 the period would fall
--- toward the delay and the disk's own flush time, which no step of 3001
--- shows (every flush waited for the cap)
+-- at twice the cap: for 500 and 1500 the period would fall toward the
+-- delay and the disk's own flush time, which no step of 3001 shows (every
+-- flush waited for the cap); for 0 the rest of the loop would not keep the
+-- disk busy, and the disk's own flush time decides there too
 SELECT value, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3001, iops_cap => 2000);
 -- sweep 3005's value 3000 shows it (0.3 ms): 500 gains to the cap's period
--- (1 ms, above 0.5 + 0.3 ms); 3000 was paced by its delay and stays
+-- (1 ms, above 0.5 + 0.3 ms), its flush never idle, twice its tps; 0 gains
+-- until the rest of the loop, not the disk, binds it; 3000 was paced by its
+-- delay and stays
 SELECT round(walpressure._flush_floor(3005)::numeric * 1000, 3) AS own_flush_ms;
 SELECT value, measured_tps, tps, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3005, iops_cap => 2000);
@@ -203,8 +206,8 @@ SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_c
 -- the measured cap gives back the measured tps
 SELECT value, measured_tps, tps FROM walpressure.predict(3001, iops_cap => 1000);
 -- what cannot be predicted for one value, and what cannot be predicted at all
-SELECT value, tps, basis FROM walpressure.predict(3004, iops_cap => 2000);
-SELECT value, tps IS NOT NULL AS predicted, basis LIKE '%no commit waited for a WAL flush%' AS sync_off FROM walpressure.predict(3006, iops_cap => 2000);
+SELECT value, tps, basis FROM walpressure.predict(3004, iops_cap => 500);
+SELECT value, tps IS NOT NULL AS predicted, basis LIKE '%no commit waited for a WAL flush%' AS sync_off FROM walpressure.predict(3006, iops_cap => 500);
 SELECT * FROM walpressure.predict(3002, iops_cap => 2000);
 SELECT * FROM walpressure.predict(3003, iops_cap => 2000);
 SELECT * FROM walpressure.predict(9999, iops_cap => 2000);
@@ -219,10 +222,18 @@ SELECT * FROM walpressure.predict(3001, iops_cap => 2000);
 -- the disk's own flush time, from flushes that did not wait for the cap (none in 3001)
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
        round(flush_util::numeric, 2) AS flush_util, fitted
-FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10);
+FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 0, 0);
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
-       round(new_flush_util::numeric, 2) AS flush_util FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10);
-SELECT fitted FROM walpressure._mva_predict(10, 1000, 0.02, 0.0005, 2, 1, 10);
+       round(new_flush_util::numeric, 2) AS flush_util FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10, 0, 0);
+SELECT fitted FROM walpressure._mva_predict(10, 1000, 0.02, 0.0005, 2, 1, 10, 0, 0);
+-- where the disk binds the flush sets the throughput: at half the cap, a
+-- flush that never idles gives 500 tps; at twice, 2000 would need commits
+-- faster than a flush's floor (0.5 ms a commit) lets the loop make, and
+-- the loop at that floor is the answer
+SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms
+FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10, 500, 0.0005);
+SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms
+FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 0.5, 10, 2000, 0.0005);
 SELECT walpressure._flush_floor(3001) AS own_flush_not_seen;
 
 DELETE FROM walpressure.sweeps WHERE sweep_id IN (2001, 3001, 3002, 3003, 3004, 3005)
