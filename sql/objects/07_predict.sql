@@ -144,8 +144,9 @@ BEGIN
             ORDER BY x.repeat
         LOOP
             EXIT WHEN why IS NOT NULL;
-            IF r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0 THEN
-                why := 'a round lacks a figure the model needs (the commits'' time, CPU seconds or write IOPS)';
+            IF r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0
+               OR coalesce(r.commits, 0) <= 0 OR coalesce(r.tps, 0) <= 0 THEN
+                why := 'a round lacks a figure the model needs (its commits, their time, CPU seconds or write IOPS)';
             ELSIF r.wal_fsyncs IS NULL THEN
                 why := 'a round lacks its count of WAL fsyncs (the server''s WAL statistics were reset during it)';
             ELSIF sync_off OR r.wal_fsyncs = 0 OR r.wal_fsyncs_per_s <= 0 OR r.leaders = 0 THEN
