@@ -145,7 +145,8 @@ BEGIN
         LOOP
             EXIT WHEN why IS NOT NULL;
             IF r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0
-               OR coalesce(r.commits, 0) <= 0 OR coalesce(r.tps, 0) <= 0 THEN
+               OR coalesce(r.commits, 0) <= 0 OR coalesce(r.tps, 0) <= 0 OR r.commit_avg_ms <= 0
+               OR r.server_cpu_s < 0 OR coalesce(r.client_cpu_s, 0) < 0 OR r.write_iops < 0 THEN
                 why := 'a round lacks a figure the model needs (its commits, their time, CPU seconds or write IOPS)';
             ELSIF r.wal_fsyncs IS NULL THEN
                 why := 'a round lacks its count of WAL fsyncs (the server''s WAL statistics were reset during it)';

@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -72,7 +74,7 @@ wp_predict_figures(int64 id)
 				capped,
 				timed;
 
-	if (SPI_execute_with_args("SELECT s.cpus, "
+	if (SPI_execute_with_args("SELECT CASE WHEN s.cpus > 0 THEN s.cpus END, "
 							  " (SELECT count(*) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.value_pos > 0), "
 							  " (SELECT count(*) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.iops_cap IS NOT NULL), "
 							  " (SELECT count(*) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.commit_avg_ms IS NOT NULL) "
@@ -147,6 +149,39 @@ wp_predict(PG_FUNCTION_ARGS)
 }
 
 /*
+ * _mva_predict's arguments: clients within what a sweep may run (the MVA
+ * takes a step per client, with no wait for a cancel between), and every
+ * figure finite and not negative, the measured tps and the CPUs positive.
+ */
+static void
+wp_mva_predict_args(FunctionCallInfo fcinfo)
+{
+	static const int ints[] = {0, 6};	/* clients, new_clients */
+	static const int figures[] = {1, 2, 3, 4, 5, 7, 8};
+
+	for (int i = 0; i < lengthof(ints); i++)
+		if (PG_GETARG_INT32(ints[i]) <= 0 || PG_GETARG_INT32(ints[i]) > WP_LOAD_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("_mva_predict: clients must be from 1 to %d, not %d",
+							WP_LOAD_MAX, PG_GETARG_INT32(ints[i])),
+					 errhint("walpressure.predict() calls it with a step's figures; call predict().")));
+	for (int i = 0; i < lengthof(figures); i++)
+	{
+		int			a = figures[i];
+		double		x = PG_GETARG_FLOAT8(a);
+		bool		positive = a == 1 || a == 4;	/* tps, cpus */
+
+		if (!isfinite(x) || x < 0 || (positive && x == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("_mva_predict: argument %d must be a finite figure %s, not %g",
+							a + 1, positive ? "above 0" : "of 0 or more", x),
+					 errhint("walpressure.predict() calls it with a step's figures; call predict().")));
+	}
+}
+
+/*
  * _mva_predict(clients, tps, commit_s, cpu_demand, cpus, flush_scale,
  * new_clients, flush_tps, flush_floor): the network fitted to one step
  * (its tps and a commit's time, with its CPU demand on its CPUs: mva.c),
@@ -173,6 +208,7 @@ wp_mva_predict(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "_mva_predict must return a composite");
+	wp_mva_predict_args(fcinfo);
 	net.cpu_demand = PG_GETARG_FLOAT8(3);
 	net.cpus = PG_GETARG_FLOAT8(4);
 	fitted = wp_mva_fit(PG_GETARG_INT32(0), tps0, PG_GETARG_FLOAT8(2), &net);

@@ -211,7 +211,11 @@ CREATE TEMP TABLE kept_commits AS
 SELECT step, commits FROM walpressure.steps WHERE sweep_id = 3001 AND value_pos = 2 AND repeat = 1;
 UPDATE walpressure.steps SET commits = 0 WHERE sweep_id = 3001 AND value_pos = 2 AND repeat = 1;
 SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 500);
-UPDATE walpressure.steps x SET commits = k.commits FROM kept_commits k WHERE x.sweep_id = 3001 AND x.step = k.step;
+-- and a negative CPU time is no figure either
+UPDATE walpressure.steps x SET commits = k.commits, server_cpu_s = -server_cpu_s
+FROM kept_commits k WHERE x.sweep_id = 3001 AND x.step = k.step;
+SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 500);
+UPDATE walpressure.steps x SET server_cpu_s = -server_cpu_s FROM kept_commits k WHERE x.sweep_id = 3001 AND x.step = k.step;
 -- what cannot be predicted for one value, and what cannot be predicted at all
 SELECT value, tps, basis FROM walpressure.predict(3004, iops_cap => 500);
 SELECT value, tps IS NOT NULL AS predicted, basis LIKE '%no commit waited for a WAL flush%' AS sync_off FROM walpressure.predict(3006, iops_cap => 500);
@@ -223,6 +227,8 @@ SELECT * FROM walpressure.predict(3001, iops_cap => NULL);
 SELECT * FROM walpressure.predict(3001, iops_cap => 2000, clients => 0);
 UPDATE walpressure.sweeps SET cpus = NULL WHERE sweep_id = 3001;
 SELECT * FROM walpressure.predict(3001, iops_cap => 2000);
+UPDATE walpressure.sweeps SET cpus = 0 WHERE sweep_id = 3001;
+SELECT * FROM walpressure.predict(3001, iops_cap => 2000);
 
 -- the model's pieces: a step fitted and run again as it was gives it back;
 -- its flush twice as slow; a commit longer than the cycle cannot be fitted;
@@ -233,6 +239,14 @@ FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 0, 0);
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
        round(new_flush_util::numeric, 2) AS flush_util FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10, 0, 0);
 SELECT fitted FROM walpressure._mva_predict(10, 1000, 0.02, 0.0005, 2, 1, 10, 0, 0);
+-- its arguments are checked: clients within a sweep's, figures finite and
+-- not negative (it takes a step per client, with no wait for a cancel)
+SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 2000000000, 0, 0);
+SELECT * FROM walpressure._mva_predict(0, 1000, 0.004, 0.0005, 2, 1, 10, 0, 0);
+SELECT * FROM walpressure._mva_predict(10, 'NaN', 0.004, 0.0005, 2, 1, 10, 0, 0);
+SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 0, 1, 10, 0, 0);
+SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 'Infinity', 0);
+SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 0, -1);
 -- where the disk binds the flush sets the throughput: at half the cap, a
 -- flush that never idles gives 500 tps; at twice, 2000 would need commits
 -- faster than a flush's floor (0.5 ms a commit) lets the loop make, and
