@@ -79,7 +79,8 @@ SELECT is((SELECT pg_get_function_result('walpressure.predict'::regproc)),
           'predict returns one row per value with its intervals and why');
 SELECT function_lang_is('walpressure', '_mva_predict',
                         ARRAY['integer', 'double precision', 'double precision', 'double precision',
-                              'double precision', 'double precision', 'integer'],
+                              'double precision', 'double precision', 'integer', 'double precision',
+                              'double precision'],
                         'c', 'the MVA is C (src/sweep/mva.c)');
 -- the fleet: dblink is optional (the extension requires pg_prewarm only, above)
 SELECT columns_are('walpressure', 'fleet_progress', ARRAY[
