@@ -48,28 +48,43 @@ wp_mva(const WpMvaNet *net, int n, WpMvaOut *out)
 	}
 }
 
+/*
+ * Bisection on one of the network's demands: *demand, a field of *net, set
+ * to the value in [lo, hi] at which the network gives `tps` (its throughput
+ * falls as the demand grows), and `out` the network with it.  When the
+ * network at `lo` gives no more than `tps` (or the range is empty), *demand
+ * is left at `lo`, `out` is the network there, and false is returned.
+ */
+static bool
+wp_mva_solve(WpMvaNet *net, double *demand, int n, double tps,
+			 double lo, double hi, WpMvaOut *out)
+{
+	*demand = lo;
+	wp_mva(net, n, out);
+	if (!(tps > 0) || out->tps <= tps || hi <= lo)
+		return false;
+	for (int i = 0; i < WP_MVA_STEPS; i++)
+	{
+		*demand = (lo + hi) / 2;
+		wp_mva(net, n, out);
+		if (out->tps > tps)
+			lo = *demand;
+		else
+			hi = *demand;
+	}
+	*demand = (lo + hi) / 2;
+	wp_mva(net, n, out);
+	return true;
+}
+
 /* The delay that gives `tps` with the network's other demands (0: none does). */
 static double
 wp_mva_fit_delay(int n, double tps, WpMvaNet *net)
 {
-	double		lo = 0;
-	double		hi = n / tps;
 	WpMvaOut	out;
 
-	net->delay = 0;
-	wp_mva(net, n, &out);
-	if (out.tps <= tps)
-		return 0;
-	for (int i = 0; i < WP_MVA_STEPS; i++)
-	{
-		net->delay = (lo + hi) / 2;
-		wp_mva(net, n, &out);
-		if (out.tps > tps)
-			lo = net->delay;
-		else
-			hi = net->delay;
-	}
-	return (lo + hi) / 2;
+	wp_mva_solve(net, &net->delay, n, tps, 0, n / tps, &out);
+	return net->delay;
 }
 
 /*
@@ -117,23 +132,7 @@ bool
 wp_mva_at(const WpMvaNet *net, int n, double tps, double floor_demand, WpMvaOut *out)
 {
 	WpMvaNet	at = *net;
-	double		lo = Max(floor_demand, 0);
-	double		hi = tps > 0 ? 1 / tps : 0;
 
-	at.flush_demand = lo;
-	wp_mva(&at, n, out);
-	if (!(tps > 0) || out->tps <= tps || hi <= lo)
-		return false;
-	for (int i = 0; i < WP_MVA_STEPS; i++)
-	{
-		at.flush_demand = (lo + hi) / 2;
-		wp_mva(&at, n, out);
-		if (out->tps > tps)
-			lo = at.flush_demand;
-		else
-			hi = at.flush_demand;
-	}
-	at.flush_demand = (lo + hi) / 2;
-	wp_mva(&at, n, out);
-	return true;
+	return wp_mva_solve(&at, &at.flush_demand, n, tps, Max(floor_demand, 0),
+						tps > 0 ? 1 / tps : 0, out);
 }
