@@ -77,14 +77,14 @@ wp_mva_solve(WpMvaNet *net, double *demand, int n, double tps,
 	return true;
 }
 
-/* The delay that gives `tps` with the network's other demands (0: none does). */
-static double
-wp_mva_fit_delay(int n, double tps, WpMvaNet *net)
+/*
+ * net->delay set to the delay that gives `tps` with the network's other
+ * demands (0: none does), and `out` the network with it.
+ */
+static void
+wp_mva_fit_delay(int n, double tps, WpMvaNet *net, WpMvaOut *out)
 {
-	WpMvaOut	out;
-
-	wp_mva_solve(net, &net->delay, n, tps, 0, n / tps, &out);
-	return net->delay;
+	wp_mva_solve(net, &net->delay, n, tps, 0, n / tps, out);
 }
 
 /*
@@ -106,16 +106,14 @@ wp_mva_fit(int n, double tps, double commit_s, WpMvaNet *net)
 	for (int i = 0; i < WP_MVA_STEPS; i++)
 	{
 		net->flush_demand = (lo + hi) / 2;
-		net->delay = wp_mva_fit_delay(n, tps, net);
-		wp_mva(net, n, &out);
+		wp_mva_fit_delay(n, tps, net, &out);
 		if (out.flush_s < commit_s)
 			lo = net->flush_demand;
 		else
 			hi = net->flush_demand;
 	}
 	net->flush_demand = (lo + hi) / 2;
-	net->delay = wp_mva_fit_delay(n, tps, net);
-	wp_mva(net, n, &out);
+	wp_mva_fit_delay(n, tps, net, &out);
 	return fabs(out.tps - tps) <= 0.01 * tps && fabs(out.flush_s - commit_s) <= 0.01 * commit_s;
 }
 
