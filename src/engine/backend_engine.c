@@ -32,6 +32,8 @@ WpClientBlock *wp_clients = NULL;
 static BackgroundWorkerHandle **wp_handles = NULL;
 static int	wp_nrunning = 0;
 
+static bool wp_backend_check(void);
+
 /* How long clients may take to flush their statistics or to stop. */
 #define WP_CLIENT_WAIT_MS	10000
 #define WP_CLIENT_CUT_MS	1000
@@ -114,6 +116,7 @@ wp_backend_start(const WpLoadSpec *spec, double run_s)
 	for (int i = 0; i < n; i++)
 	{
 		BackgroundWorker worker;
+		BgwHandleStatus status;
 		pid_t		pid;
 
 		wp_dynamic_worker(&worker, "wp_client_main", "walpressure client");
@@ -127,7 +130,14 @@ wp_backend_start(const WpLoadSpec *spec, double run_s)
 					 errhint("Raise max_worker_processes (now %d) to at least %d and restart the server.",
 							 max_worker_processes, n + 2)));
 		wp_nrunning = i + 1;
-		if (WaitForBackgroundWorkerStartup(wp_handles[i], &pid) != BGWH_STARTED)
+		status = WaitForBackgroundWorkerStartup(wp_handles[i], &pid);
+		/*
+		 * A client whose workload fails at once (custom SQL without rights)
+		 * can be gone before this backend looks: it said why in its slot.
+		 */
+		if (status == BGWH_STOPPED)
+			wp_backend_check();
+		if (status != BGWH_STARTED)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("client worker %d of %d did not start", i + 1, n),

@@ -6,6 +6,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 use WalPressure::Test;
 
 my $node = new_node('reliability', conf => [ max_worker_processes => 16, restart_after_crash => 'on' ],
@@ -17,6 +18,14 @@ sub wait_steps
 	sweep_reaches($node, $id, "steps_done >= $n") or die "sweep $id did not reach $n steps";
 	# and the next step's clients are running
 	wait_clients($node);
+}
+
+# a file's first line, or '' (a process that has just gone)
+sub slurp_or_empty
+{
+	my ($path) = @_;
+	open(my $f, '<', $path) or return '';
+	return scalar(<$f>) // '';
 }
 
 # a one-step sweep with the backend engine runs to its end
@@ -82,6 +91,68 @@ is($node->safe_psql('postgres', q{
 SELECT status || ' ' || run_by || ' ' || (SELECT count(*) FROM secret)
 FROM walpressure.sweeps WHERE label = 'no rights'}),
 	'failed regress_sweeper 0', 'the sweep failed, ran as the caller, wrote nothing');
+
+# the same client failing before its coordinator sees it start: the sweep
+# gives the client's error, not "did not start".  Staged by pid: the
+# postmaster is held while the coordinator waits for the client to start,
+# then the coordinator while the client starts, fails and exits.
+{
+	my $s = session($node);
+	my $postmaster = $node->{_pid};
+	my $checkpointer = backend_pid($node, 'checkpointer');
+	my @held;
+	my $hold = sub { kill 'STOP', $_[0]; push @held, $_[0]; };
+	my $release = sub { kill 'CONT', $_[0]; @held = grep { $_ != $_[0] } @held; };
+	my $wait_event = sub {
+		my ($pid, $event) = @_;
+		wait_until(sub { $s->query("SELECT wait_event FROM pg_stat_activity WHERE pid = $pid") eq $event })
+		  or die "pid $pid never waited on $event";
+	};
+	# the postmaster's children named walpressure client
+	my $clients = sub {
+		my $n = 0;
+		for my $dir (glob('/proc/[0-9]*'))
+		{
+			my ($stat, $cmdline) = map { slurp_or_empty("$dir/$_") } qw(stat cmdline);
+			$n++ if $stat =~ /^\d+ \(.*\) \S (\d+) / && $1 == $postmaster && $cmdline =~ /walpressure client/;
+		}
+		return $n;
+	};
+	my $rid;
+	my $staged = eval {
+		# the step's checkpoint holds the coordinator before it starts the client
+		$hold->($checkpointer);
+		$rid = $node->safe_psql('postgres', q{
+SET ROLE regress_sweeper;
+SELECT walpressure.run_sweep('commit_siblings', ARRAY['5'], clients => 1, duration => '1 s',
+                             warmup => '0 s', engine => 'backend', workload => 'custom', prewarm => false,
+                             wait => false, label => 'fails at once',
+                             settings => '{"sql": "INSERT INTO secret VALUES (1)"}')});
+		my $coordinator = backend_pid($node, 'walpressure coordinator');
+		$wait_event->($coordinator, 'CheckpointStart');
+		$hold->($postmaster);
+		$release->($checkpointer);
+		$wait_event->($coordinator, 'BgWorkerStartup');
+		$hold->($coordinator);
+		$release->($postmaster);
+		# the client has come and gone before the coordinator looks
+		my $seen = 0;
+		my $t0 = Time::HiRes::time();
+		wait_until(sub { my $n = $clients->(); $seen ||= $n; !$n && ($seen || Time::HiRes::time() - $t0 > 3) })
+		  or die 'the client did not exit';
+		$release->($coordinator);
+		1;
+	};
+	my $why = $@;
+	kill 'CONT', $_ for @held;
+	$s->quit;
+	die "staging the fast failure: $why" unless $staged;
+	wait_sweep($node, $rid);
+	like(sweep_field($node, $rid, q{status || ': ' || error}),
+		qr/^failed: client worker 1 stopped: permission denied for table secret/,
+		'a client gone before its coordinator saw it start: the sweep gives its error, not "did not start"');
+	is(worker_count($node), '0', 'no worker left after it');
+}
 
 # the bookkeeping done as the extension owner ignores the caller's
 # search_path: a function planted there never runs with the owner's rights
