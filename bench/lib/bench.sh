@@ -17,8 +17,10 @@
 #   WP_BENCH_NO_BUILD=1  use the walpressure installed, do not build this tree
 #   WP_BENCH_CGROUP      the cgroup of the IOPS cap (blkio on v1, io on v2),
 #                        set as walpressure.cgroup in every bench cluster;
-#                        default walpressure_bench.  Groups a bench needs
-#                        beside it are named after it (_cpu, _mem, _standby)
+#                        default walpressure_bench (removed at exit when
+#                        the run created it, left when it was there).
+#                        Groups a bench needs beside it are named after it
+#                        (_cpu, _mem, _standby)
 #   WP_BENCH_TMP         where the bench clusters live (default /tmp): bench
 #                        NAME's is $WP_BENCH_TMP/walpressure-bench-NAME
 #   WP_BENCH_RESULTS     where results are written (default bench/results;

@@ -116,9 +116,19 @@ wb_uncap_quiet() {
 
 # wb_cgroup_delegate: the cap's cgroup ($WB_CG_CONTROLLER: blkio on v1, io on
 # v2, named $WB_CGROUP) created and delegated to postgres, as the README's
-# one root command does for walpressure.cgroup's.
+# one root command does for walpressure.cgroup's.  A group this run created
+# is removed at exit (after the clusters, which stop first); one that was
+# there before (a WP_BENCH_CGROUP the user named) is left as it was.
 wb_cgroup_delegate() {
-	if [ -d /sys/fs/cgroup/blkio ]; then WB_CG_CONTROLLER=blkio; else WB_CG_CONTROLLER=io; fi
+	local path
+	if [ -d /sys/fs/cgroup/blkio ]; then
+		WB_CG_CONTROLLER=blkio
+		path=/sys/fs/cgroup/blkio/$WB_CGROUP
+	else
+		WB_CG_CONTROLLER=io
+		path=/sys/fs/cgroup/$WB_CGROUP
+	fi
+	[ -d "$path" ] || wb_at_exit "cgdelete -g '$WB_CG_CONTROLLER:/$WB_CGROUP' 2>/dev/null"
 	cgcreate -a postgres:postgres -t postgres:postgres -g "$WB_CG_CONTROLLER:/$WB_CGROUP" ||
 		wp_die "could not create and delegate cgroup $WB_CG_CONTROLLER:/$WB_CGROUP"
 }
