@@ -103,9 +103,10 @@ FROM walpressure.sweeps WHERE label = 'no rights'}),
 	my @held;
 	my $hold = sub { kill 'STOP', $_[0]; push @held, $_[0]; };
 	my $release = sub { kill 'CONT', $_[0]; @held = grep { $_ != $_[0] } @held; };
+	# (17 and later spell it BgworkerStartup, 15 and 16 BgWorkerStartup)
 	my $wait_event = sub {
 		my ($pid, $event) = @_;
-		wait_until(sub { $s->query("SELECT wait_event FROM pg_stat_activity WHERE pid = $pid") eq $event })
+		wait_until(sub { lc($s->query("SELECT wait_event FROM pg_stat_activity WHERE pid = $pid")) eq lc($event) })
 		  or die "pid $pid never waited on $event";
 	};
 	# the postmaster's children named walpressure client
