@@ -111,13 +111,7 @@ FROM walpressure.sweeps WHERE label = 'no rights'}),
 	};
 	# the postmaster's children named walpressure client
 	my $clients = sub {
-		my $n = 0;
-		for my $dir (glob('/proc/[0-9]*'))
-		{
-			my ($stat, $cmdline) = map { slurp_or_empty("$dir/$_") } qw(stat cmdline);
-			$n++ if $stat =~ /^\d+ \(.*\) \S (\d+) / && $1 == $postmaster && $cmdline =~ /walpressure client/;
-		}
-		return $n;
+		return scalar grep { slurp_or_empty("/proc/$_/cmdline") =~ /walpressure client/ } children($postmaster);
 	};
 	my $rid;
 	my $staged = eval {

@@ -22,18 +22,6 @@ sub sweeps { $node->safe_psql('postgres', 'SELECT count(*) FROM walpressure.swee
 
 # pgbench processes: the children of the coordinator, by pid
 sub coordinator_pid { return backend_pid($node, 'walpressure coordinator'); }
-sub children
-{
-	my ($pid) = @_;
-	my @kids;
-	for my $t (glob("/proc/$pid/task/*/children"))
-	{
-		open(my $fh, '<', $t) or next;
-		push @kids, split(' ', <$fh> // '');
-		close $fh;
-	}
-	return @kids;
-}
 sub alive { my ($pid) = @_; return kill(0, $pid) ? 1 : 0; }
 
 # a sweep end to end

@@ -36,7 +36,7 @@ our $CGROUP = $ENV{WP_TEST_CGROUP} // 'walpressure';
 our @EXPORT = qw(
   $CGROUP quiet_machine new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep sweep_again wait_clients wait_window
-  backend_pid worker_count kill9 background session write_file
+  backend_pid children worker_count kill9 background session write_file
   private_dir dir_entries
 );
 
@@ -268,21 +268,26 @@ sub wait_sweep
 
 Runs the sweep C<$sql> returns the id of, and again while
 C<< $again->($id) >> gives a reason (a verdict a loaded machine may
-honestly give, such as "undecided"): three runs at most.  The reason goes
-to the TAP log; the last run's id is returned, for the assertions to read.
+honestly give, such as "undecided", or a rate it fell short of): three runs
+at most.  The reason goes to the TAP log.  In list context it gives the last
+run's C<($id, $ret, $stderr)> (psql's exit status and messages, a failed
+run not made again); in scalar context its id, dying if it failed.
 
 =cut
 
 sub sweep_again
 {
 	my ($node, $sql, $again) = @_;
-	my $id;
+	my ($id, $ret, $err);
 	for my $try (1 .. 3)
 	{
-		$id = $node->safe_psql('postgres', $sql);
+		($ret, $id, $err) = $node->psql('postgres', $sql);
+		last if $ret != 0;
 		my $why = $again->($id) or last;
 		Test::More::note("run $try: $why; again") if $try < 3;
 	}
+	return ($id, $ret, $err) if wantarray;
+	die "sweep_again: psql exited $ret:\n$err" if $ret != 0;
 	return $id;
 }
 
@@ -328,6 +333,26 @@ sub backend_pid
 	my ($node, $type) = @_;
 	return $node->safe_psql('postgres',
 		"SELECT pid FROM pg_stat_activity WHERE backend_type = '$type' LIMIT 1");
+}
+
+=item children($pid)
+
+The pids of a process's children, as /proc lists them for each of its
+threads.
+
+=cut
+
+sub children
+{
+	my ($pid) = @_;
+	my @kids;
+	for my $t (glob("/proc/$pid/task/*/children"))
+	{
+		open(my $fh, '<', $t) or next;
+		push @kids, split(' ', <$fh> // '');
+		close $fh;
+	}
+	return @kids;
 }
 
 =item worker_count($node)
