@@ -121,17 +121,29 @@ port = $3
 CONF
 }
 
-# Create the cgroup the IOPS cap uses and delegate it to the postgres user:
-# the one root command of the README.  cgroup v1 blkio, or v2 io.
+# wp_delegate_cgroup [NAME [CONTROLLER]]: cgroup CONTROLLER:/NAME created and
+# delegated to the postgres user, as the README's one root command does for
+# the IOPS cap's (NAME walpressure by default).  CONTROLLER defaults to the
+# IO one, exported as WP_CG_CONTROLLER: blkio on cgroup v1, io on v2.
+# WP_CG_CREATED says whether the group was new (1) or there before (0).
 wp_delegate_cgroup() {
+	local name=${1:-walpressure} ctl=${2:-} path
 	if [ -d /sys/fs/cgroup/blkio ]; then
 		WP_CG_CONTROLLER=blkio
 	else
 		WP_CG_CONTROLLER=io
 	fi
 	export WP_CG_CONTROLLER
-	cgcreate -a postgres:postgres -t postgres:postgres -g "$WP_CG_CONTROLLER:/walpressure" ||
-		wp_die "could not create and delegate cgroup $WP_CG_CONTROLLER:/walpressure"
+	ctl=${ctl:-$WP_CG_CONTROLLER}
+	if [ -d "/sys/fs/cgroup/$ctl" ]; then
+		path=/sys/fs/cgroup/$ctl/$name
+	else
+		path=/sys/fs/cgroup/$name
+	fi
+	WP_CG_CREATED=1
+	[ -d "$path" ] && WP_CG_CREATED=0
+	cgcreate -a postgres:postgres -t postgres:postgres -g "$ctl:/$name" ||
+		wp_die "could not create and delegate cgroup $ctl:/$name"
 }
 
 # Mount what the suites need in chroot $1 (/proc, /sys with the cgroup

@@ -115,22 +115,14 @@ wb_uncap_quiet() {
 }
 
 # wb_cgroup_delegate: the cap's cgroup ($WB_CG_CONTROLLER: blkio on v1, io on
-# v2, named $WB_CGROUP) created and delegated to postgres, as the README's
-# one root command does for walpressure.cgroup's.  A group this run created
-# is removed at exit (after the clusters, which stop first); one that was
-# there before (a WP_BENCH_CGROUP the user named) is left as it was.
+# v2, named $WB_CGROUP) created and delegated to postgres (wp_delegate_cgroup).
+# A group this run created is removed at exit (after the clusters, which stop
+# first); one that was there before (a WP_BENCH_CGROUP the user named) is
+# left as it was.
 wb_cgroup_delegate() {
-	local path
-	if [ -d /sys/fs/cgroup/blkio ]; then
-		WB_CG_CONTROLLER=blkio
-		path=/sys/fs/cgroup/blkio/$WB_CGROUP
-	else
-		WB_CG_CONTROLLER=io
-		path=/sys/fs/cgroup/$WB_CGROUP
-	fi
-	[ -d "$path" ] || wb_at_exit "cgdelete -g '$WB_CG_CONTROLLER:/$WB_CGROUP' 2>/dev/null"
-	cgcreate -a postgres:postgres -t postgres:postgres -g "$WB_CG_CONTROLLER:/$WB_CGROUP" ||
-		wp_die "could not create and delegate cgroup $WB_CG_CONTROLLER:/$WB_CGROUP"
+	wp_delegate_cgroup "$WB_CGROUP"
+	WB_CG_CONTROLLER=$WP_CG_CONTROLLER
+	[ "$WP_CG_CREATED" = 0 ] || wb_at_exit "cgdelete -g '$WB_CG_CONTROLLER:/$WB_CGROUP' 2>/dev/null"
 }
 
 # wb_cgroup_new CONTROLLER NAME: a cgroup of the bench's own (an earlier
@@ -138,6 +130,6 @@ wb_cgroup_delegate() {
 # removed at exit.
 wb_cgroup_new() {
 	cgdelete -g "$1:/$2" 2>/dev/null || true
-	cgcreate -a postgres:postgres -t postgres:postgres -g "$1:/$2" || wp_die "could not create cgroup $1:/$2"
+	wp_delegate_cgroup "$2" "$1"
 	wb_at_exit "cgdelete -g '$1:/$2' 2>/dev/null"
 }
