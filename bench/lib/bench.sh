@@ -23,6 +23,12 @@
 #                        (_cpu, _mem, _standby)
 #   WP_BENCH_TMP         where the bench clusters live (default /tmp): bench
 #                        NAME's is $WP_BENCH_TMP/walpressure-bench-NAME
+#   WP_BENCH_KEEP_DATA=1 keep the bench's data directories at exit (by
+#                        default a run that made a cluster removes the
+#                        PostgreSQL data directories in its
+#                        walpressure-bench-NAME once its servers stop;
+#                        results/, which --report reads, server.log and the
+#                        other figures stay)
 #   WP_BENCH_RESULTS     where results are written (default bench/results;
 #                        with WP_BENCH_QUICK=1, $WP_BENCH_TMP/walpressure-bench-quick)
 #   PG_MAJORS            a script that takes it (wb_major): its first major,
@@ -116,6 +122,7 @@ wb_exit() {
 	for ((i = ${#WB_AT_EXIT[@]} - 1; i >= 0; i--)); do
 		eval "${WB_AT_EXIT[$i]}"
 	done
+	[ "${WB_DROP_DATA:-0}" = 1 ] && wb_drop_data
 	exit "$rc"
 }
 

@@ -18,6 +18,23 @@ wb_cluster_new() {
 	echo "walpressure.cgroup = '$WB_CGROUP'" >>"$data/postgresql.conf"
 	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$data/postgresql.conf"
 	wb_at_exit 'wb_uncap_quiet; wb_stop'
+	WB_DROP_DATA=1
+}
+
+# wb_drop_data: at exit, after everything registered with wb_at_exit (the
+# servers stopped), every PostgreSQL data directory in $dir (one with a
+# PG_VERSION: the cluster's, a standby's, a template) removed; the staged
+# results --report reads, server.log and the other figures stay.  One a
+# server still runs in (postmaster.pid) is left, and WP_BENCH_KEEP_DATA=1
+# keeps them all.
+wb_drop_data() {
+	local d
+	[ "${WP_BENCH_KEEP_DATA:-0}" = 1 ] && return 0
+	for d in "$dir"/*/; do
+		d=${d%/}
+		[ -f "$d/PG_VERSION" ] && [ ! -f "$d/postmaster.pid" ] && rm -rf "$d"
+	done
+	return 0
 }
 
 # wb_conf [DATA]: append stdin to the cluster's postgresql.conf.
