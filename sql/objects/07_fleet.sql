@@ -312,12 +312,18 @@ END
 $$;
 
 -- One line of text from a server: what a terminal or a chart may show
--- (control characters as spaces, at most 1000 characters).
+-- (each run of controls, line separators and formatting characters, bidi
+-- overrides among them, as one space; at most 1000 characters).
+CREATE OR REPLACE FUNCTION _clean_line(t text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'wp_clean_line'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE OR REPLACE FUNCTION _fleet_line(t text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN left(regexp_replace(t, '[\x01-\x1f\x7f]+', ' ', 'g'), 1000);
+RETURN walpressure._clean_line(t);
 
 -- A caught error as one line: message, detail, hint.
 CREATE OR REPLACE FUNCTION _fleet_error(message text, detail text, hint text)

@@ -28,6 +28,7 @@
 #include "utils/numeric.h"
 
 #include "api/import_check.h"
+#include "common/text_check.h"
 #include "sweep/policy.h"
 #include "sweep/request.h"
 
@@ -78,15 +79,13 @@ wp_check_text(const char *path, const char *key, const char *s, int len)
 {
 	bool		lines = key != NULL && wp_key_in(key, wp_multiline_keys, lengthof(wp_multiline_keys));
 
+	int32		c;
+
 	if (len > WP_SQL_MAX)
 		wp_refuse(path, "is longer than any text a sweep records");
-	for (int i = 0; i < len; i++)
-	{
-		unsigned char c = (unsigned char) s[i];
-
-		if ((c < 0x20 && !(lines && (c == '\n' || c == '\t' || c == '\r'))) || c == 0x7f)
-			wp_refuse(path, psprintf("holds a control character (byte 0x%02x)", c));
-	}
+	c = wp_text_unsafe(s, len, lines);
+	if (c >= 0)
+		wp_refuse(path, psprintf("holds a control or formatting character (U+%04X)", (unsigned) c));
 }
 
 /* A number of the document: finite, bounded, a count not negative. */

@@ -48,6 +48,7 @@
 #include "api/search_request.h"
 #include "api/standby_request.h"
 #include "api/values.h"
+#include "common/text_check.h"
 #include "common/worker.h"
 #include "job/launch.h"
 #include "live/shmem.h"
@@ -122,7 +123,10 @@ wp_request_settings(WpSweepRequest *req, Jsonb *settings, const char *workload)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("settings has \"sql\" and a script is given; give one of them")));
 			if (value != NULL)
+			{
 				wp_copy_bounded(req->sql, value, WP_SQL_MAX, "the custom SQL");
+				wp_text_check("the custom SQL", req->sql, strlen(req->sql), true);
+			}
 		}
 		else if (strcmp(key, req->setting) == 0)
 			ereport(ERROR,
@@ -196,6 +200,7 @@ wp_request_engine(WpSweepRequest *req, const char *engine, const char *script,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("script is empty")));
 	wp_copy_bounded(req->sql, script, WP_SQL_MAX, "the pgbench script");
+	wp_text_check("the pgbench script", req->sql, strlen(req->sql), true);
 	req->is_script = true;
 	req->workload = WP_WORKLOAD_CUSTOM;
 	*workload = "custom";
@@ -429,12 +434,7 @@ wp_request_label_standby(FunctionCallInfo fcinfo, WpSweepRequest *req)
 	{
 		wp_copy_bounded(req->label, text_to_cstring(PG_GETARG_TEXT_PP(A_LABEL)),
 						WP_TEXT_MAX, "label");
-		for (const unsigned char *p = (const unsigned char *) req->label; *p; p++)
-			if (*p < 0x20 || *p == 0x7f)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("label contains a control character (byte 0x%02x)", *p),
-						 errhint("Give the label as one line of text.")));
+		wp_text_check("label", req->label, strlen(req->label), false);
 		req->has_label = true;
 	}
 

@@ -24,6 +24,7 @@
 #include "api/arguments.h"
 #include "api/rate_request.h"
 #include "api/values.h"
+#include "common/text_check.h"
 #include "common/worker.h"
 #include "sweep/policy.h"
 #include "sweep/rights.h"
@@ -61,13 +62,14 @@ wp_caller_search_path(char *dst)
 void
 wp_check_one_value(const char *name, const char *value)
 {
-	for (const unsigned char *p = (const unsigned char *) value; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid value for %s: it contains a control character (byte 0x%02x)",
-							name, *p),
-					 errhint("Give each value as one line of text, like '1000' or 'on'.")));
+	int32		c = wp_text_unsafe(value, strlen(value), false);
+
+	if (c >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for %s: it contains a control or formatting character (U+%04X)",
+						name, (unsigned) c),
+				 errhint("Give each value as one line of visible text, like '1000' or 'on'.")));
 	if (strlen(value) >= WP_VALUE_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

@@ -31,6 +31,9 @@ SELECT walpressure.import(jsonb_set(:'doc', '{sweep,settings}', '{"archive_comma
 -- a value or a label that is not one line, a control character anywhere
 SELECT walpressure.import(jsonb_set(:'doc', '{sweep,vals}', '["0", "1000\nSELECT 1"]'));
 SELECT walpressure.import(jsonb_set(:'doc', '{sweep,label}', '"\u001b[31mred"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{sweep,label}', '"\u009b31mred"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{sweep,label}', '"gnp.\u202eexe"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{step_statements,0,query}', '"UPDATE t\u2066 SET x = 1"'));
 -- figures no step measures: 1e200 tps, a negative count, a statement of 0 calls
 SELECT walpressure.import(jsonb_set(:'doc', '{steps,0,tps}', '1e200'));
 SELECT walpressure.import(jsonb_set(:'doc', '{steps,0,commits}', '-5'));
@@ -84,6 +87,22 @@ RESET statement_timeout;
 -- run_sweep: a label is one line (report() prints it, plot() draws it)
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], label => E'ok\x1b[2Jcleared');
 SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], label => E'two\nlines');
+-- ... and no character that changes how the rest of a line reads: a C1
+-- control (U+009B is a terminal's CSI), the right-to-left override, a line
+-- separator, a zero-width space; in a value, the custom SQL, a script too
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], label => 'ok' || convert_from('\xc29b'::bytea, 'UTF8') || '2J');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], label => 'abc' || convert_from('\xe280ae'::bytea, 'UTF8') || 'fed');
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0', '1000' || convert_from('\xe280a8'::bytea, 'UTF8')]);
+SELECT walpressure.run_sweep('synchronous_commit', ARRAY['o' || convert_from('\xe2808b'::bytea, 'UTF8') || 'n']);
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], workload => 'custom',
+                             settings => jsonb_build_object('sql', 'SELECT 1; -- ' || convert_from('\xe281a6'::bytea, 'UTF8')));
+SELECT walpressure.run_sweep('commit_delay', ARRAY['0'], engine => 'pgbench',
+                             script => E'SELECT 1;\n-- ' || convert_from('\xc285'::bytea, 'UTF8'));
+-- text from a server of the fleet is shown cleaned, not refused: each run of
+-- them one space, at most 1000 characters
+SELECT walpressure._clean_line(E'db\x1b]0;x\x07' || convert_from('\xc29b'::bytea, 'UTF8') || '31m'
+                               || convert_from('\xe280aee280ad'::bytea, 'UTF8') || E'end\n') AS cleaned,
+       length(walpressure._clean_line(repeat('é', 2000))) AS clipped;
 -- vals' size is checked before its values are turned into text
 SELECT walpressure.run_sweep('commit_delay', array_fill(0, ARRAY[4000000]));
 SELECT walpressure.run_sweep('commit_delay', repeat('0,', 2000000) || '0');
