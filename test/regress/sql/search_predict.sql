@@ -30,6 +30,18 @@ SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution =>
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution => 10);
 SELECT walpressure.run_sweep('wal_writer_delay', range => '[10ms, 1s]', resolution => '5ms');
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', resolution => interval '1 s');
+-- a count of values that would not fit an int is counted in double and
+-- refused, never wrapped (it wrote past the request and crashed the
+-- server): a real setting at 1e-10, integer settings whose range spans
+-- int, a resolution so fine the count is infinite
+SELECT walpressure.run_sweep('checkpoint_completion_target', range => '[0, 1]', resolution => '1e-10');
+SELECT walpressure.run_sweep('wal_writer_flush_after', range => '[0, 2147483647]', resolution => 1);
+SELECT walpressure.run_sweep('commit_siblings', range => '[0, 1000]', resolution => 1);
+SELECT walpressure.run_sweep('checkpoint_completion_target', range => '[0, 1]', resolution => '4.9e-324');
+-- one value more than a search takes, and the most it takes
+SELECT walpressure.run_sweep('commit_delay', range => '[0, 63]', resolution => 1);
+-- two of the range's values that the server would hold as one
+SELECT walpressure.run_sweep('checkpoint_completion_target', range => '[0.5, 0.5000002]', resolution => '0.00000001');
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', repeats => 1000, budget => '1 day');
 -- not in an open loop: its tps is the rate asked
 SELECT walpressure.run_sweep('commit_delay', range => '[0, 2000]', rate => 100, engine => 'pgbench');
