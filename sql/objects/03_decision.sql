@@ -84,7 +84,8 @@ DECLARE
     how text;
 BEGIN
     IF paired THEN
-        SELECT count(*)::int, avg(ln(x / y)), stddev_samp(ln(x / y)) INTO rounds, m, spread
+        -- ln(x) - ln(y), not ln(x / y): no quotient of two figures can overflow
+        SELECT count(*)::int, avg(ln(x) - ln(y)), stddev_samp(ln(x) - ln(y)) INTO rounds, m, spread
         FROM unnest(a, b) AS u(x, y) WHERE x > 0 AND y > 0;
         IF rounds >= 2 THEN
             se := spread / sqrt(rounds);
@@ -111,7 +112,9 @@ BEGIN
         detail := 'no round measured both';
         RETURN;
     END IF;
-    ratio := exp(m);
+    -- figures are bounded (import() and the steps' own), and so is every
+    -- logarithm; exp() is kept within float8 all the same
+    ratio := exp(least(greatest(m, -700), 700));
     IF se IS NULL THEN
         verdict := 'undecided';
         detail := format('%sx from one round: no interval (repeats => 3 or more gives one)',
@@ -119,8 +122,8 @@ BEGIN
         RETURN;
     END IF;
     half := walpressure._t975(df) * se;
-    ci_low := exp(m - half);
-    ci_high := exp(m + half);
+    ci_low := exp(least(greatest(m - half, -700), 700));
+    ci_high := exp(least(greatest(m + half, -700), 700));
     detail := format('%sx (95%% interval %s-%s, %s)', walpressure._ratio_text(ratio),
                      walpressure._ratio_text(ci_low), walpressure._ratio_text(ci_high), how);
     IF m - half > 0 THEN
@@ -241,7 +244,7 @@ AS $$
     ORDER BY CASE WHEN walpressure._open_loop($1) THEN NOT coalesce(bool_and(v.rate_sustained), true) END,
              CASE WHEN walpressure._open_loop($1) THEN avg(ln(v.latency_p99_ms)) END,
              CASE WHEN walpressure._open_loop($1) THEN NULL
-                  WHEN EXISTS (SELECT FROM b) THEN avg(ln(v.tps / b.tps)) ELSE avg(ln(v.tps)) END DESC NULLS LAST,
+                  WHEN EXISTS (SELECT FROM b) THEN avg(ln(v.tps) - ln(b.tps)) ELSE avg(ln(v.tps)) END DESC NULLS LAST,
              v.value_pos
     LIMIT 1))
 $$;

@@ -244,9 +244,9 @@ WITH base AS (
     SELECT f.sweep_id,
            CASE WHEN s.setting = ANY (walpressure.sweepable_load()) THEN
                     format('-- %s is the load, not a server setting', s.setting)
-                WHEN f.data_loss LIKE '%fsync=off%' OR f.data_loss LIKE '%full_page_writes=off%' THEN
+                WHEN dl.labels LIKE '%fsync=off%' OR dl.labels LIKE '%full_page_writes=off%' THEN
                     format('-- not applied: with %s a crash can corrupt the cluster; no session or transaction can take it alone',
-                           f.data_loss)
+                           dl.labels)
                 WHEN s.setting = 'settings' THEN
                     coalesce((SELECT string_agg(format('ALTER SYSTEM SET %I = %L;', c.key, c.value), ' ' ORDER BY c.key)
                               FROM jsonb_each_text(f.value::jsonb) c
@@ -261,7 +261,7 @@ WITH base AS (
                     || CASE WHEN f.value::jsonb ? 'clients' THEN
                            format(' -- measured with %s clients (the load, not a setting: part of the gain may be theirs)',
                                   f.value::jsonb->>'clients') ELSE '' END
-                WHEN f.data_loss IS NOT NULL THEN
+                WHEN dl.labels IS NOT NULL THEN
                     format('SET LOCAL %I = %L; -- in each transaction that may lose its commit in a crash, never server-wide',
                            s.setting, f.value)
                 WHEN s.setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()) THEN
@@ -269,6 +269,13 @@ WITH base AS (
                 ELSE format('-- %s is not a setting a sweep varies', s.setting)
            END AS sql
     FROM faster f JOIN sweeps s USING (sweep_id)
+    -- what the value can lose in a crash, from the value itself as well as
+    -- from what its steps recorded: no stored row can hide it
+    CROSS JOIN LATERAL (SELECT string_agg(DISTINCT l, ', ' ORDER BY l) AS labels
+                        FROM regexp_split_to_table(concat_ws(', ', f.data_loss,
+                                                             CASE WHEN s.setting <> 'settings' THEN
+                                                                 walpressure._data_loss(s.setting, f.value) END), ',\s*') AS l
+                        WHERE l <> '') dl
 )
 SELECT s.sweep_id,
        s.label,
@@ -753,8 +760,30 @@ RETURN coalesce(jsonb_typeof(sweep) = 'object' AND sweep->>'format' = 'walpressu
                 AND jsonb_typeof(sweep->'steps') = 'array'
                 AND jsonb_typeof(sweep->'step_samples') = 'array', false);
 
+-- The labels of the data a step can lose, as import() records them: those
+-- its value and the sweep's fixed settings give (sweep/policy.c), and those
+-- the document stated (the server's own settings there, which only it
+-- knew), of the three there are: a document can add a label, never drop one.
+CREATE OR REPLACE FUNCTION _step_data_loss(setting text, value text, settings jsonb, stated text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN (SELECT string_agg(DISTINCT l, ', ' ORDER BY l)
+        FROM (SELECT walpressure._data_loss(setting, value) AS l
+              WHERE setting <> 'settings'
+              UNION ALL
+              SELECT walpressure._data_loss(c.key, c.value)
+              FROM jsonb_each_text(CASE WHEN setting = 'settings' THEN value::jsonb ELSE '{}' END
+                                   || coalesce(settings, '{}')) AS c
+              UNION ALL
+              SELECT x FROM regexp_split_to_table(coalesce(stated, ''), ',\s*') AS x
+              WHERE x IN ('fsync=off', 'full_page_writes=off', 'synchronous_commit=off')) a
+        WHERE l IS NOT NULL);
+
 -- import() after its check: the document as a new sweep here, its steps and
--- samples as they were, the server it ran on in origin.
+-- samples as they were, the server it ran on in origin; what can be derived
+-- is derived, not taken: each step's value is the sweep's value at its
+-- position, and what it can lose in a crash is what its settings give.
 CREATE OR REPLACE FUNCTION _import(sweep jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
@@ -774,8 +803,11 @@ BEGIN
     END IF;
     INSERT INTO walpressure.sweeps SELECT s.*;
     INSERT INTO walpressure.steps
-    SELECT (jsonb_populate_record(NULL::walpressure.steps, e || jsonb_build_object('sweep_id', s.sweep_id))).*
-    FROM jsonb_array_elements(d->'steps') AS e;
+    SELECT (jsonb_populate_record(NULL::walpressure.steps, e || jsonb_build_object(
+                'sweep_id', s.sweep_id, 'value', v.value,
+                'data_loss', walpressure._step_data_loss(s.setting, v.value, s.settings, e->>'data_loss')))).*
+    FROM jsonb_array_elements(d->'steps') AS e
+    CROSS JOIN LATERAL (SELECT s.vals[(e->>'value_pos')::int] AS value) v;
     INSERT INTO walpressure.step_samples
     SELECT (jsonb_populate_record(NULL::walpressure.step_samples, e || jsonb_build_object('sweep_id', s.sweep_id))).*
     FROM jsonb_array_elements(d->'step_samples') AS e;

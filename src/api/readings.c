@@ -28,6 +28,7 @@
 
 #include "api/import_check.h"
 #include "common/worker.h"
+#include "coordinator/rows.h"
 
 PG_FUNCTION_INFO_V1(wp_report);
 PG_FUNCTION_INFO_V1(wp_plot);
@@ -169,7 +170,10 @@ wp_compare(PG_FUNCTION_ARGS)
 
 /*
  * import(sweep jsonb) returns bigint: a document export() made, as a new
- * sweep of this database.  Refused plainly when it is not one.
+ * sweep of this database.  Refused plainly when it is not one; checked as
+ * the caller, then written as the extension's owner (the caller needs only
+ * the right to call import, no right on the tables, so that no one writes
+ * a sweep that skipped these checks).
  */
 Datum
 wp_import(PG_FUNCTION_ARGS)
@@ -178,6 +182,7 @@ wp_import(PG_FUNCTION_ARGS)
 	bool		isnull;
 	int64		id;
 	int			nest;
+	WpOwnerSave caller;
 
 	SPI_connect();
 	nest = wp_safe_path_begin();
@@ -190,6 +195,13 @@ wp_import(PG_FUNCTION_ARGS)
 				 errmsg("this is not a sweep walpressure.export() made"),
 				 errhint("Give import() the JSON document SELECT walpressure.export(sweep_id); returned on the other server.")));
 	wp_import_check(DatumGetJsonbP(doc));
+
+	/*
+	 * Looked up and written as the extension's owner: the caller needs no
+	 * right on the tables (and so cannot write a sweep that skipped these
+	 * checks)
+	 */
+	wp_as_owner_begin(&caller);
 	/* the same document twice is one sweep, not two */
 	if (SPI_execute_with_args("SELECT sweep_id FROM walpressure.sweeps "
 							  "WHERE (origin ->> 'system_identifier') = ($1 #>> '{server,system_identifier}') "
@@ -210,6 +222,7 @@ wp_import(PG_FUNCTION_ARGS)
 							  NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not import the sweep");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	wp_as_owner_end(&caller);
 	wp_safe_path_end(nest);
 	SPI_finish();
 	PG_RETURN_INT64(id);

@@ -16,9 +16,11 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/resowner.h"
 #include "utils/jsonb.h"
 
 #include "api/arguments.h"
@@ -339,6 +341,63 @@ wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 		wp_check_server_setting(name, value, accept_data_loss);
 	else
 		wp_check_session_setting(name, value);
+}
+
+/*
+ * Why `value` is not one value of `name` (a setting a sweep varies or fixes,
+ * or a key of a configuration), or NULL when it is one: for a document
+ * import() checks, which was made elsewhere, so no right is asked and
+ * nothing is changed; the GUC machinery reads a setting's value, the load's
+ * parameters and pgbench's protocol are read as run_sweep reads them.
+ */
+char *
+wp_value_refusal(const char *name, const char *value)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	WpParamKind kind = wp_param_kind(name);
+	char	   *why = NULL;
+
+	/* in a subtransaction: a check hook's error leaves nothing behind */
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		wp_check_one_value(name, value);
+		if (strcmp(name, "round_trip_us") == 0)
+			(void) wp_check_round_trip(value);
+		else if (strcmp(name, "rate") == 0)
+			(void) wp_check_rate_value(value);
+		else if (strcmp(name, "protocol") == 0)
+			(void) wp_check_protocol(value);
+		else if (kind == WP_PARAM_LOAD || strcmp(name, "batch_size") == 0)
+			(void) wp_check_load_value(name, value);
+		else if (kind == WP_PARAM_SERVER)
+			(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
+									 GUC_ACTION_SET, false, ERROR, false);
+		else if (kind == WP_PARAM_SESSION)
+			(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
+									 GUC_ACTION_SET, false, ERROR, false);
+		else
+			why = psprintf("\"%s\" is not a setting a sweep varies", name);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		why = edata->message;
+	}
+	PG_END_TRY();
+	return why;
 }
 
 /*

@@ -28,9 +28,7 @@
 #include "coordinator/rows.h"
 
 static Oid	wp_owner = InvalidOid;
-static Oid	wp_saved_user;
-static int	wp_saved_sec;
-static int	wp_saved_nestlevel;
+static WpOwnerSave wp_saved;
 static int	wp_schema = 0;
 
 void
@@ -51,17 +49,11 @@ wp_xact_end(void)
 }
 
 /*
- * Begin a transaction whose SPI work runs as the extension's owner with a
- * safe search_path; ends with wp_owner_end().
+ * The extension's owner, read once (SPI connected).
  */
-void
-wp_owner_begin(void)
+static Oid
+wp_extension_owner(void)
 {
-	wp_xact_begin();
-	GetUserIdAndSecContext(&wp_saved_user, &wp_saved_sec);
-	wp_saved_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	if (!OidIsValid(wp_owner))
 	{
 		int			rc = SPI_execute("SELECT extowner FROM pg_catalog.pg_extension "
@@ -75,15 +67,50 @@ wp_owner_begin(void)
 		wp_owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0],
 												  SPI_tuptable->tupdesc, 1, &isnull));
 	}
-	SetUserIdAndSecContext(wp_owner, wp_saved_sec | SECURITY_LOCAL_USERID_CHANGE |
+	return wp_owner;
+}
+
+/*
+ * Inside the current transaction (SPI connected), run what follows as the
+ * extension's owner, with search_path = pg_catalog, pg_temp, as a restricted
+ * operation: for a caller's write the caller was found allowed to make (an
+ * import, a fleet's own rows) into tables the caller has no right to write.
+ * wp_as_owner_end puts the caller back; an error does so too, with the
+ * transaction's abort.
+ */
+void
+wp_as_owner_begin(WpOwnerSave *save)
+{
+	GetUserIdAndSecContext(&save->user, &save->sec);
+	save->nest = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	SetUserIdAndSecContext(wp_extension_owner(), save->sec | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
+}
+
+void
+wp_as_owner_end(const WpOwnerSave *save)
+{
+	SetUserIdAndSecContext(save->user, save->sec);
+	AtEOXact_GUC(false, save->nest);
+}
+
+/*
+ * Begin a transaction whose SPI work runs as the extension's owner with a
+ * safe search_path; ends with wp_owner_end().
+ */
+void
+wp_owner_begin(void)
+{
+	wp_xact_begin();
+	wp_as_owner_begin(&wp_saved);
 }
 
 void
 wp_owner_end(void)
 {
-	SetUserIdAndSecContext(wp_saved_user, wp_saved_sec);
-	AtEOXact_GUC(false, wp_saved_nestlevel);
+	wp_as_owner_end(&wp_saved);
 	wp_xact_end();
 }
 
@@ -91,7 +118,7 @@ wp_owner_end(void)
 Oid
 wp_owner_caller(void)
 {
-	return wp_saved_user;
+	return wp_saved.user;
 }
 
 void

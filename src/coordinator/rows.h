@@ -22,7 +22,17 @@ typedef struct WpRow
 	char		nulls[WP_MAX_COLS];
 } WpRow;
 
+/* the caller, put back by wp_as_owner_end */
+typedef struct WpOwnerSave
+{
+	Oid			user;
+	int			sec;
+	int			nest;
+} WpOwnerSave;
+
 extern void wp_xact_begin(void);
+extern void wp_as_owner_begin(WpOwnerSave *save);
+extern void wp_as_owner_end(const WpOwnerSave *save);
 extern void wp_xact_end(void);
 extern void wp_owner_begin(void);
 extern void wp_owner_end(void);
