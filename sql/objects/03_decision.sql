@@ -169,21 +169,29 @@ AS $$
         SELECT coalesce($2, s.current_pos, 1) AS pos
         FROM walpressure.sweeps s WHERE s.sweep_id = $1
     ), st AS (
+        -- each step with the reference's figures of its round beside it: one
+        -- pass over the sweep's steps (a join of the steps with themselves
+        -- went quadratic on a sweep of thousands of steps)
         SELECT x.value_pos, x.value, x.repeat, x.tps, x.latency_p50_ms, x.latency_p99_ms,
-               x.latency_p999_ms
-        FROM walpressure.steps x
+               x.latency_p999_ms,
+               max(x.tps) FILTER (WHERE x.value_pos = ref.pos) OVER w AS r_tps,
+               max(x.latency_p50_ms) FILTER (WHERE x.value_pos = ref.pos) OVER w AS r_p50,
+               max(x.latency_p99_ms) FILTER (WHERE x.value_pos = ref.pos) OVER w AS r_p99,
+               max(x.latency_p999_ms) FILTER (WHERE x.value_pos = ref.pos) OVER w AS r_p999,
+               x.value_pos = ref.pos AS is_ref
+        FROM walpressure.steps x, ref
         WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.value_pos > 0
+        WINDOW w AS (PARTITION BY x.repeat)
     ), figures AS (
         SELECT v.value_pos, min(v.value) AS value, k.metric, k.higher_better,
                array_agg(k.x ORDER BY v.repeat) AS a, array_agg(k.y ORDER BY v.repeat) AS b
         FROM st v
-        JOIN st r ON r.repeat = v.repeat AND r.value_pos = (SELECT pos FROM ref)
-        CROSS JOIN LATERAL (VALUES ('tps', v.tps, r.tps, true),
-                                   ('latency_p50', v.latency_p50_ms, r.latency_p50_ms, false),
-                                   ('latency_p99', v.latency_p99_ms, r.latency_p99_ms, false),
-                                   ('latency_p999', v.latency_p999_ms, r.latency_p999_ms, false))
+        CROSS JOIN LATERAL (VALUES ('tps', v.tps, v.r_tps, true),
+                                   ('latency_p50', v.latency_p50_ms, v.r_p50, false),
+                                   ('latency_p99', v.latency_p99_ms, v.r_p99, false),
+                                   ('latency_p999', v.latency_p999_ms, v.r_p999, false))
                            AS k(metric, x, y, higher_better)
-        WHERE v.value_pos <> (SELECT pos FROM ref) AND k.x IS NOT NULL AND k.y IS NOT NULL
+        WHERE NOT v.is_ref AND k.x IS NOT NULL AND k.y IS NOT NULL
         GROUP BY v.value_pos, k.metric, k.higher_better
     )
     SELECT f.value_pos, f.value, f.metric, d.rounds,
