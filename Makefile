@@ -7,8 +7,18 @@
 EXTENSION = walpressure
 MODULE_big = walpressure
 # Every C file of src/, by layer (src/README.md; test/layers checks that
-# calls and includes go one way).
-OBJS = $(patsubst $(srcdir)/%.c,%.o,$(sort $(wildcard $(srcdir)/src/*.c $(srcdir)/src/*/*.c)))
+# calls and includes go one way), but src/pacer/: the paced disk is a
+# library of its own, preloaded into the postmaster (src/pacer/README.md).
+OBJS = $(patsubst $(srcdir)/%.c,%.o,$(sort $(filter-out $(srcdir)/src/pacer/%,\
+	$(wildcard $(srcdir)/src/*.c $(srcdir)/src/*/*.c))))
+
+# The paced disk, walpressure_pacer.so: built beside walpressure.so with
+# flags of its own (none of the server's: it includes no PostgreSQL header,
+# and is loaded by LD_PRELOAD, not by the server), installed in pkglibdir.
+PACER = walpressure_pacer$(DLSUFFIX)
+PACER_CFLAGS = -O2 -g -Wall -Werror -Wmissing-prototypes -fPIC -fvisibility=hidden \
+	-fstack-protector-strong -D_FORTIFY_SOURCE=2
+PACER_LDFLAGS = -shared -Wl,-z,relro -Wl,-z,now
 
 SHLIB_LINK = -lcgroup
 # standby_conninfo: the coordinator is a libpq client of the standby
@@ -32,7 +42,7 @@ REGRESS_OPTS = --inputdir=$(srcdir)/test/regress --temp-instance=./tmp_check --t
 # The one suite that needs a server without the library preloaded.
 REGRESS_NOT_PRELOADED = not_preloaded
 
-EXTRA_CLEAN = tmp_check tmp_check_np results regression.diffs regression.out
+EXTRA_CLEAN = $(PACER) tmp_check tmp_check_np results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -51,6 +61,21 @@ ifneq ($(VPATH_SRC_DIRS),)
 $(shell mkdir -p $(VPATH_SRC_DIRS))
 endif
 endif
+
+all: $(PACER)
+
+$(PACER): src/pacer/walpressure_pacer.c src/pacer/pacer_state.h
+	$(CC) $(PACER_CFLAGS) $(PACER_LDFLAGS) -o $@ $< -ldl
+
+install: install-pacer
+uninstall: uninstall-pacer
+
+.PHONY: install-pacer uninstall-pacer
+install-pacer: $(PACER) installdirs
+	$(INSTALL_SHLIB) $< '$(DESTDIR)$(pkglibdir)/'
+
+uninstall-pacer:
+	rm -f '$(DESTDIR)$(pkglibdir)/$(PACER)'
 
 walpressure--$(EXTVERSION).sql: $(SQL_SOURCES)
 	sh $(srcdir)/sql/assemble install > $@
