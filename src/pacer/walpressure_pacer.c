@@ -164,8 +164,8 @@ wp_resolve_all(void)
 }
 
 /*
- * The attached state when pacing is on, else NULL: the pass-through test
- * every call makes first (one load, and one more when attached).
+ * The attached state when pacing is on (iops > 0, in *iops), else NULL:
+ * what the paced path of each call looks at first.
  */
 static inline WpPacerState *
 wp_active(uint64_t *iops)
@@ -385,35 +385,114 @@ wp_pace_write(WpPacerState *st, uint64_t iops, int fd, ssize_t n,
 }
 
 /*
- * After the real write, arrived at `arrival`, returned n, pacing on: count
- * it or pace it, keeping the real call's errno.  Out of line, so that the
- * pass-through path stays a test and a jump.
+ * The real call of a write: `which` libc function, with its arguments (buf
+ * is the iovec array and count the iovcnt of the vector writes).
+ */
+static ssize_t
+wp_real_write(int which, int fd, const void *buf, size_t count,
+			  off64_t offset, int flags)
+{
+	void	   *fn = wp_real(which);
+	const struct iovec *iov = (const struct iovec *) buf;
+
+	if (fn == NULL)
+	{
+		errno = ENOSYS;
+		return -1;
+	}
+	switch (which)
+	{
+		case R_WRITE:
+			return ((write_fn) fn) (fd, buf, count);
+		case R_PWRITE:
+			return ((pwrite_fn) fn) (fd, buf, count, (off_t) offset);
+		case R_PWRITE64:
+			return ((pwrite64_fn) fn) (fd, buf, count, offset);
+		case R_WRITEV:
+			return ((writev_fn) fn) (fd, iov, (int) count);
+		case R_PWRITEV:
+			return ((pwritev_fn) fn) (fd, iov, (int) count, (off_t) offset);
+		case R_PWRITEV64:
+			return ((pwritev64_fn) fn) (fd, iov, (int) count, offset);
+		case R_PWRITEV2:
+			return ((pwritev2_fn) fn) (fd, iov, (int) count, (off_t) offset, flags);
+		case R_PWRITEV64V2:
+			return ((pwritev64v2_fn) fn) (fd, iov, (int) count, offset, flags);
+	}
+	errno = ENOSYS;
+	return -1;
+}
+
+/* pwritev2 with RWF_DSYNC or RWF_SYNC is a write and a flush in one. */
+#if defined(RWF_DSYNC) && defined(RWF_SYNC)
+#define WP_RWF_SYNC(flags) (((flags) & (RWF_DSYNC | RWF_SYNC)) != 0)
+#else
+#define WP_RWF_SYNC(flags) false
+#endif
+
+/*
+ * A write while attached: when pacing is on, the arrival, the real call,
+ * and its bytes counted dirty (or, on an O_DSYNC fd or with a sync flag,
+ * the write paced as a flush), keeping the real call's errno.  Out of line
+ * and called with the arguments as they came, so that each entry point's
+ * pass-through path stays two loads and a jump.
  */
 static __attribute__((noinline)) ssize_t
-wp_after_write(WpPacerState *st, uint64_t iops, int fd, ssize_t n,
-			   uint64_t arrival, bool sync)
+wp_paced_write(int which, int fd, const void *buf, size_t count,
+			   off64_t offset, int flags)
 {
-	int			save_errno = errno;
+	uint64_t	iops;
+	WpPacerState *st = wp_active(&iops);
+	uint64_t	arrival;
+	ssize_t		n;
+	int			save_errno;
 
-	wp_pace_write(st, iops, fd, n, arrival, sync);
+	if (st == NULL)
+		return wp_real_write(which, fd, buf, count, offset, flags);
+	arrival = wp_now();
+	n = wp_real_write(which, fd, buf, count, offset, flags);
+	save_errno = errno;
+	wp_pace_write(st, iops, fd, n, arrival,
+				  (which == R_PWRITEV2 || which == R_PWRITEV64V2) && WP_RWF_SYNC(flags));
 	errno = save_errno;
 	return n;
 }
 
 /*
- * After the real flush, arrived at `arrival`, returned rc, pacing on: when
- * it succeeded, charge it and wait, keeping the real call's errno.
+ * fsync or fdatasync while attached: when pacing is on, the arrival, the
+ * real call, then, if it succeeded, the charge and the wait, keeping the
+ * real call's errno.
  */
 static __attribute__((noinline)) int
-wp_after_flush(WpPacerState *st, uint64_t iops, int fd, int rc,
-			   uint64_t arrival)
+wp_paced_flush(int which, int fd)
 {
-	int			save_errno = errno;
+	fd_fn		real = (fd_fn) wp_real(which);
+	uint64_t	iops;
+	WpPacerState *st = wp_active(&iops);
+	uint64_t	arrival;
+	int			rc;
+	int			save_errno;
 
-	if (rc == 0)
-		wp_pace_flush(st, iops, fd, arrival, 0);
+	if (st == NULL)
+		return real(fd);
+	arrival = wp_now();
+	rc = real(fd);
+	if (rc != 0)
+		return rc;
+	save_errno = errno;
+	wp_pace_flush(st, iops, fd, arrival, 0);
 	errno = save_errno;
 	return rc;
+}
+
+/*
+ * A state is attached: the pass-through test every entry point makes
+ * first (the paced path then looks at iops).
+ */
+static inline bool
+wp_attached(void)
+{
+	return __builtin_expect(__atomic_load_n(&wp_state, __ATOMIC_ACQUIRE) != NULL, 0);
 }
 
 /* ----------------------------------------------------------------
@@ -459,118 +538,66 @@ walpressure_pacer_version(void)
 }
 
 /*
- * The writes: each runs the real call and, when pacing is on, counts what
- * it wrote as dirty (or paces it, on an O_DSYNC fd).
+ * The writes: each passes straight through unless a state is attached;
+ * then wp_paced_write counts what it wrote as dirty (or paces it, on an
+ * O_DSYNC fd).
  */
 WP_EXPORT ssize_t
 write(int fd, const void *buf, size_t count)
 {
-	write_fn	real = (write_fn) wp_real(R_WRITE);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, buf, count);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, buf, count), arrival, false);
+	if (wp_attached())
+		return wp_paced_write(R_WRITE, fd, buf, count, 0, 0);
+	return ((write_fn) wp_real(R_WRITE)) (fd, buf, count);
 }
 
 WP_EXPORT ssize_t
 pwrite(int fd, const void *buf, size_t count, off_t offset)
 {
-	pwrite_fn	real = (pwrite_fn) wp_real(R_PWRITE);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, buf, count, offset);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, buf, count, offset), arrival, false);
+	if (wp_attached())
+		return wp_paced_write(R_PWRITE, fd, buf, count, offset, 0);
+	return ((pwrite_fn) wp_real(R_PWRITE)) (fd, buf, count, offset);
 }
 
 WP_EXPORT ssize_t
 pwrite64(int fd, const void *buf, size_t count, off64_t offset)
 {
-	pwrite64_fn	real = (pwrite64_fn) wp_real(R_PWRITE64);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, buf, count, offset);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, buf, count, offset), arrival, false);
+	if (wp_attached())
+		return wp_paced_write(R_PWRITE64, fd, buf, count, offset, 0);
+	return ((pwrite64_fn) wp_real(R_PWRITE64)) (fd, buf, count, offset);
 }
 
 WP_EXPORT ssize_t
 writev(int fd, const struct iovec *iov, int iovcnt)
 {
-	writev_fn	real = (writev_fn) wp_real(R_WRITEV);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, iov, iovcnt);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, iov, iovcnt), arrival, false);
+	if (wp_attached())
+		return wp_paced_write(R_WRITEV, fd, iov, (size_t) iovcnt, 0, 0);
+	return ((writev_fn) wp_real(R_WRITEV)) (fd, iov, iovcnt);
 }
 
 WP_EXPORT ssize_t
 pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
-	pwritev_fn	real = (pwritev_fn) wp_real(R_PWRITEV);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, iov, iovcnt, offset);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, iov, iovcnt, offset), arrival, false);
+	if (wp_attached())
+		return wp_paced_write(R_PWRITEV, fd, iov, (size_t) iovcnt, offset, 0);
+	return ((pwritev_fn) wp_real(R_PWRITEV)) (fd, iov, iovcnt, offset);
 }
 
 WP_EXPORT ssize_t
 pwritev64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
-	pwritev64_fn	real = (pwritev64_fn) wp_real(R_PWRITEV64);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, iov, iovcnt, offset);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, iov, iovcnt, offset), arrival, false);
+	if (wp_attached())
+		return wp_paced_write(R_PWRITEV64, fd, iov, (size_t) iovcnt, offset, 0);
+	return ((pwritev64_fn) wp_real(R_PWRITEV64)) (fd, iov, iovcnt, offset);
 }
-
-/* pwritev2 with RWF_DSYNC or RWF_SYNC is a write and a flush in one. */
-#if defined(RWF_DSYNC) && defined(RWF_SYNC)
-#define WP_RWF_SYNC(flags) (((flags) & (RWF_DSYNC | RWF_SYNC)) != 0)
-#else
-#define WP_RWF_SYNC(flags) false
-#endif
 
 WP_EXPORT ssize_t
 pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
 {
 	pwritev2_fn real = (pwritev2_fn) wp_real(R_PWRITEV2);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
 
-	if (real == NULL)
-	{
-		errno = ENOSYS;
-		return -1;
-	}
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, iov, iovcnt, offset, flags);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, iov, iovcnt, offset, flags),
-						  arrival, WP_RWF_SYNC(flags));
+	if (wp_attached() || real == NULL)
+		return wp_paced_write(R_PWRITEV2, fd, iov, (size_t) iovcnt, offset, flags);
+	return real(fd, iov, iovcnt, offset, flags);
 }
 
 WP_EXPORT ssize_t
@@ -578,52 +605,31 @@ pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
 			int flags)
 {
 	pwritev64v2_fn real = (pwritev64v2_fn) wp_real(R_PWRITEV64V2);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
 
-	if (real == NULL)
-	{
-		errno = ENOSYS;
-		return -1;
-	}
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd, iov, iovcnt, offset, flags);
-	arrival = wp_now();
-	return wp_after_write(st, iops, fd, real(fd, iov, iovcnt, offset, flags),
-						  arrival, WP_RWF_SYNC(flags));
+	if (wp_attached() || real == NULL)
+		return wp_paced_write(R_PWRITEV64V2, fd, iov, (size_t) iovcnt, offset, flags);
+	return real(fd, iov, iovcnt, offset, flags);
 }
 
 /*
- * The flushes: the real call first, then, when it succeeded on a paced fd,
+ * The flushes: straight through unless a state is attached; then
+ * wp_paced_flush runs the real call and, when it succeeded on a paced fd,
  * the charge and the wait.
  */
 WP_EXPORT int
 fsync(int fd)
 {
-	fd_fn	real = (fd_fn) wp_real(R_FSYNC);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd);
-	arrival = wp_now();
-	return wp_after_flush(st, iops, fd, real(fd), arrival);
+	if (wp_attached())
+		return wp_paced_flush(R_FSYNC, fd);
+	return ((fd_fn) wp_real(R_FSYNC)) (fd);
 }
 
 WP_EXPORT int
 fdatasync(int fd)
 {
-	fd_fn	real = (fd_fn) wp_real(R_FDATASYNC);
-	uint64_t	iops;
-	WpPacerState *st = wp_active(&iops);
-	uint64_t	arrival;
-
-	if (__builtin_expect(st == NULL, 1))
-		return real(fd);
-	arrival = wp_now();
-	return wp_after_flush(st, iops, fd, real(fd), arrival);
+	if (wp_attached())
+		return wp_paced_flush(R_FDATASYNC, fd);
+	return ((fd_fn) wp_real(R_FDATASYNC)) (fd);
 }
 
 /*
