@@ -8,8 +8,8 @@
  * The postmaster is started with this library preloaded; walpressure finds
  * walpressure_pacer_attach with dlsym and hands it its shared WpPacerState
  * (pacer_state.h), and every server process inherits the pointer by fork.
- * Until then, and whenever the state's iops is 0, every call below passes
- * straight through to libc at the cost of a couple of loads.
+ * Until then every call below passes straight through to libc at the cost
+ * of two loads and a test; attached with iops 0, of a call and a load more.
  *
  * When iops > 0, for a regular file or directory on the state's dev:
  * a write adds its bytes to the fd's dirty count in this process (buffered
@@ -28,8 +28,8 @@
  * max(s + k * T, now + floor_ns).  The arrival is taken before the real
  * call, so the real call's own time counts toward the wait.
  *
- * Rules kept throughout: nothing here allocates, takes a lock or holds
- * anything across a fork; the sleeps loop over EINTR (PostgreSQL's signals
+ * Rules kept throughout: nothing on a call's path allocates, takes a lock or
+ * holds anything across a fork (libc's functions are resolved at load); the sleeps loop over EINTR (PostgreSQL's signals
  * must not shorten a flush), wake within 10 ms of a change of settings and
  * last at most 10 s per call; errno is what the real call left.  The fd
  * table is this process's own (a thread racing another on one fd may lose
