@@ -9,9 +9,13 @@
  *		Prints TAP.
  *
  * The shim's source is included, not linked, so that test/run's one build
- * line for every unit test builds this one too:
+ * line for every unit test builds this one too; it comes first, as its
+ * feature macros must precede every system header, and postgres.h after
+ * it, for tap.h (which includes miscadmin.h: no server is needed):
  *
- *	cc -O2 -Wall -Werror -I src -o pacer_test test/unit/pacer_test.c -lm
+ *	cc -O2 -Wall -Werror -I$(pg_config --includedir-server) -I src \
+ *	   -o pacer_test test/unit/pacer_test.c \
+ *	   -L$(pg_config --pkglibdir) -lpgcommon -lpgport -lm
  *
  * Two directories: one in /dev/shm, whose filesystem (tmpfs) is the paced
  * one for most tests, as its fdatasync costs nothing, so that the times
@@ -33,6 +37,8 @@
  *-------------------------------------------------------------------------
  */
 #include "pacer/walpressure_pacer.c"
+
+#include "postgres.h"
 
 #include <signal.h>
 #include <stdio.h>
