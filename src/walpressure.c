@@ -33,6 +33,7 @@
 #include "restore/restore.h"
 #include "system/alter_system.h"
 #include "system/cgroup.h"
+#include "system/paced_disk.h"
 
 PG_MODULE_MAGIC;
 
@@ -56,6 +57,7 @@ wp_shmem_request(void)
 	RequestAddinShmemSpace(MAXALIGN(wp_clients_shmem_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_settings_probe_shmem_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_restore_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_paced_shmem_size()));
 	RequestNamedLWLockTranche("walpressure", 2);
 }
 
@@ -86,6 +88,8 @@ wp_shmem_startup(void)
 	wp_settings_probe_shmem_init(block, found);
 	block = ShmemInitStruct("walpressure restore", wp_restore_shmem_size(), &found);
 	wp_restore_shmem_init(block, found);
+	block = ShmemInitStruct("walpressure paced disk", wp_paced_shmem_size(), &found);
+	wp_paced_shmem_init(block, found);
 	LWLockRelease(AddinShmemInitLock);
 
 	if (!IsUnderPostmaster)

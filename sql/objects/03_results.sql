@@ -51,7 +51,8 @@ WITH seconds AS (
            avg(st.lag_avg_ms) AS lag_avg_ms,
            avg(st.lag_p99_ms) AS lag_p99_ms,
            sum(st.transactions_late) AS transactions_late,
-           sum(st.transactions_skipped) AS transactions_skipped
+           sum(st.transactions_skipped) AS transactions_skipped,
+           string_agg(DISTINCT st.disk, ', ') AS disk
     FROM steps st
     LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
     WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
@@ -162,7 +163,8 @@ SELECT s.sweep_id,
        et.p99_detail AS latency_p99_detail,
        et.p99_rounds_needed AS latency_p99_rounds_needed,
        et.p999_ratio AS latency_p999_ratio,
-       et.p999_verdict AS latency_p999_verdict
+       et.p999_verdict AS latency_p999_verdict,
+       v.disk
 FROM vals a
 JOIN sweeps s USING (sweep_id)
 LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
@@ -199,7 +201,7 @@ LEFT JOIN (
 ORDER BY s.sweep_id, a.value_pos;
 
 COMMENT ON VIEW results IS
-'One row per sweep and value: means over the rounds (repeats), each value''s own 95% interval from its rounds, and its effect against the baseline from effects(): speedup, the geometric mean of the per-round tps ratios (paired by interleaved round) with its 95% interval, the verdict (faster / slower: the interval excludes 1; equivalent: it lies within +-walpressure.equivalence_margin %; undecided, with rounds_needed at this spread), verdict_detail in words, and the same for latency p50, p99 and p99.9.  An open-loop sweep (run_sweep''s rate, or a rate sweep) has the rate asked and achieved (the transactions that ended in the window per second), rate_sustained (false when any step of the value fell short of its rate by more than 2% and more than its Poisson arrivals explain: those steps measured a closed loop in disguise), the schedule lag (scheduled to actual start; every latency includes it), and the transactions late (above latency_limit) and skipped.  One round gives no interval.  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded and left out of every figure; a value with no step that counts reads discarded; when the baseline has none, the others read no baseline';
+'One row per sweep and value: means over the rounds (repeats), each value''s own 95% interval from its rounds, and its effect against the baseline from effects(): speedup, the geometric mean of the per-round tps ratios (paired by interleaved round) with its 95% interval, the verdict (faster / slower: the interval excludes 1; equivalent: it lies within +-walpressure.equivalence_margin %; undecided, with rounds_needed at this spread), verdict_detail in words, and the same for latency p50, p99 and p99.9.  An open-loop sweep (run_sweep''s rate, or a rate sweep) has the rate asked and achieved (the transactions that ended in the window per second), rate_sustained (false when any step of the value fell short of its rate by more than 2% and more than its Poisson arrivals explain: those steps measured a closed loop in disguise), the schedule lag (scheduled to actual start; every latency includes it), and the transactions late (above latency_limit) and skipped.  One round gives no interval.  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded and left out of every figure; a value with no step that counts reads discarded; when the baseline has none, the others read no baseline  disk: the disk its capped steps ran on (paced: every write IO and flush its share of the cap, in arrival order; throttle: the cgroup''s 100 ms slices)';
 
 -- Per sweep, value and statement of the load: pg_stat_statements' figures
 -- over the steps' windows, against the baseline's for the same statement.

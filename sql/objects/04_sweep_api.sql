@@ -135,13 +135,15 @@ CREATE OR REPLACE FUNCTION run_sweep(
     latency_limit float8 DEFAULT NULL,
     range text DEFAULT NULL,
     search text DEFAULT NULL,
-    resolution "any" DEFAULT NULL::text)
+    resolution "any" DEFAULT NULL::text,
+    disk text DEFAULT NULL,
+    flush_floor_ms float8 DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any") IS
-'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); range instead of vals: a golden-section search for the value with the most tps in ''[low, high]'' of a number setting, to a resolution (default a twentieth of the range), each round measuring the current value and the pair being compared, rounds added while the rule cannot order the pair (search_rounds records each round and why); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records; rate: an open loop, transactions per second started on a Poisson schedule (pgbench''s --rate; run_sweep(''rate'', ...) sweeps it), each latency counted from its scheduled start; latency_limit: milliseconds above which a transaction is late (with a rate, one that would start later is skipped)';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8) IS
+'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); range instead of vals: a golden-section search for the value with the most tps in ''[low, high]'' of a number setting, to a resolution (default a twentieth of the range), each round measuring the current value and the pair being compared, rounds added while the rule cannot order the pair (search_rounds records each round and why); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records; rate: an open loop, transactions per second started on a Poisson schedule (pgbench''s --rate; run_sweep(''rate'', ...) sweeps it), each latency counted from its scheduled start; latency_limit: milliseconds above which a transaction is late (with a rate, one that would start later is skipped); disk: what iops_cap stands for, ''paced'' (the default where the server was started with walpressure_pacer.so: every write IO and flush its share of the cap, in arrival order, as a volume; flush_floor_ms the least a flush takes) or ''throttle'' (the cgroup''s blk-throttle: a 100 ms slice''s IOs at once, then a stall); run_sweep(''disk'', ARRAY[''paced'', ''throttle''], iops_cap => N) sweeps it';
 
 CREATE OR REPLACE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
@@ -181,7 +183,7 @@ COMMENT ON VIEW progress IS
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any") FROM PUBLIC;
+REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION progress_row() TO pg_monitor;

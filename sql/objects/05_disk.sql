@@ -1,14 +1,19 @@
 --
--- The disk: a cgroup write-IOPS cap, and what one WAL flush costs.
+-- The disk: a write-IOPS cap on pg_wal's disk, as the paced disk (every
+-- write IO and flush its share of the cap, in arrival order: a volume) or
+-- the cgroup's throttle (a 100 ms slice's IOs at once, then a stall); and
+-- what one WAL flush costs.
 --
 
-CREATE OR REPLACE FUNCTION set_iops_cap(write_iops int, read_iops int DEFAULT NULL, device text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION set_iops_cap(write_iops int, read_iops int DEFAULT NULL, device text DEFAULT NULL,
+                                        disk text DEFAULT NULL, flush_floor_ms float8 DEFAULT NULL,
+                                        burst int DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_set_iops_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION set_iops_cap(int, int, text) IS
-'Put every server process in walpressure.cgroup and cap the IOPS of the pg_wal disk (or device => ''MAJ:MIN'')';
+COMMENT ON FUNCTION set_iops_cap(int, int, text, text, float8, int) IS
+'Cap pg_wal''s disk at write_iops: disk => ''paced'' (the default where the server was started with walpressure_pacer.so: every write IO and flush of pg_wal''s filesystem costs its share of the cap, in arrival order, a flush taking at least flush_floor_ms, burst IOs lent after an idle time) or ''throttle'' (every server process in walpressure.cgroup, the device''s IOPS limited by the cgroup''s blk-throttle: a 100 ms slice''s IOs at once, then a stall; read_iops and device => ''MAJ:MIN'' are the throttle''s); one at a time';
 
 CREATE OR REPLACE FUNCTION clear_iops_cap(device text DEFAULT NULL)
 RETURNS void
@@ -16,7 +21,7 @@ AS 'MODULE_PATHNAME', 'wp_clear_iops_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION clear_iops_cap(text) IS
-'Remove the IOPS limits of the pg_wal disk (or device) from walpressure.cgroup';
+'Remove the cap: the paced disk off, and the throttle''s limits of the pg_wal disk (or device) removed from walpressure.cgroup';
 
 CREATE OR REPLACE FUNCTION iops_cap_state(
     OUT mode text,
@@ -26,14 +31,18 @@ CREATE OR REPLACE FUNCTION iops_cap_state(
     OUT read_iops bigint,
     OUT processes_enrolled int,
     OUT server_processes int,
-    OUT problem text)
+    OUT problem text,
+    OUT disk text,
+    OUT flush_floor_ms float8,
+    OUT burst int,
+    OUT pacer text)
 AS 'MODULE_PATHNAME', 'wp_iops_cap_state'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 CREATE OR REPLACE VIEW iops_cap AS SELECT * FROM iops_cap_state();
 
 COMMENT ON VIEW iops_cap IS
-'The cgroup cap: mode (v1/v2), cgroup, the pg_wal disk, its limits (NULL: none), server processes enrolled, and what is wrong if it cannot be set';
+'The cap in force: disk (paced, throttle, NULL: none) and its write_iops (with the throttle, read_iops; with the paced disk, flush_floor_ms and burst); the cgroup''s mode (v1/v2), name, the pg_wal disk, server processes enrolled, and what keeps the throttle from being set (problem); pacer: whether the server was started with walpressure_pacer.so, or how to start it so';
 
 CREATE OR REPLACE FUNCTION probe_fsync(
     duration interval DEFAULT '5 s',
@@ -44,14 +53,15 @@ CREATE OR REPLACE FUNCTION probe_fsync(
     OUT latency_avg_ms float8,
     OUT latency_p50_ms float8,
     OUT latency_p99_ms float8,
-    OUT commit_budget_per_s float8)
+    OUT commit_budget_per_s float8,
+    OUT disk text)
 AS 'MODULE_PATHNAME', 'wp_probe_fsync'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION probe_fsync(interval, int) IS
-'pg_test_fsync''s fdatasync test on a file in pg_wal, under the current cap: ops/s, latency, and the commit budget (1 / latency)';
+'pg_test_fsync''s fdatasync test on a file in pg_wal, under the current cap: ops/s, latency (mean, p50, p99: the throttle''s cliff shows as a p99 far above the p50), the commit budget (1 / latency), and the disk it ran on (paced or throttle at N write IOPS, or uncapped)';
 
-REVOKE ALL ON FUNCTION set_iops_cap(int, int, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION set_iops_cap(int, int, text, text, float8, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION clear_iops_cap(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION iops_cap_state() FROM PUBLIC;
 REVOKE ALL ON FUNCTION probe_fsync(interval, int) FROM PUBLIC;

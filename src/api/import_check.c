@@ -281,6 +281,20 @@ wp_check_position(JsonbContainer *obj, const char *path, const char *key, const 
 				  psprintf("is not %s (a whole number from %d to %d)", what, lo, hi));
 }
 
+/* Member "disk" of `obj`: absent, null, or a disk model walpressure has. */
+static void
+wp_check_disk(JsonbContainer *obj, const char *path)
+{
+	JsonbValue *v = wp_member(obj, "disk");
+	WpDiskModel model;
+
+	if (v == NULL || v->type == jbvNull)
+		return;
+	if (v->type != jbvString ||
+		!wp_disk_model_from_name(pnstrdup(v->val.string.val, v->val.string.len), &model))
+		wp_refuse(psprintf("%s.disk", path), "is not a disk walpressure models (paced, throttle)");
+}
+
 /* Member `key` of `obj`: absent, null, or a time between 2000 and tomorrow. */
 static void
 wp_check_time(JsonbContainer *obj, const char *path, const char *key)
@@ -388,6 +402,7 @@ wp_check_steps(Jsonb *doc, int nvals)
 		wp_check_position(e.val.binary.data, path, "step", "a step of a sweep", 1, WP_STEPS_MAX, true);
 		wp_check_position(e.val.binary.data, path, "repeat", "a round of a sweep", 1, WP_STEPS_MAX, true);
 		wp_check_time(e.val.binary.data, path, "started_at");
+		wp_check_disk(e.val.binary.data, path);
 	}
 	return n;
 }
@@ -488,6 +503,7 @@ wp_import_check(Jsonb *doc)
 	wp_check_time(s, "$.sweep", "started_at");
 	wp_check_time(s, "$.sweep", "finished_at");
 	wp_check_time(&doc->root, "$", "exported_at");
+	wp_check_disk(s, "$.sweep");
 
 	/* each step measured one of the values; the lists a sweep's size */
 	nsteps = wp_check_steps(doc, nvals);

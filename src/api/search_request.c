@@ -85,6 +85,12 @@ wp_search_setting(const WpSweepRequest *req)
 				 errmsg("a search over rate would end at the range's high end"),
 				 errdetail("In an open loop the tps is the rate asked until the server cannot keep it: tps does not peak inside a range of rates."),
 				 errhint("Sweep the rates you consider with vals, like run_sweep('rate', ARRAY[100, 400, 1600]), and read where each is kept.")));
+	if (strcmp(req->setting, "disk") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("disk has no order a search could follow"),
+				 errdetail("Its values are disk models (paced, throttle), not numbers."),
+				 errhint("Give the models to compare with vals, like vals => ARRAY['paced', 'throttle'].")));
 	if (req->kind == WP_PARAM_LOAD)
 		return WP_NUM_INT;
 	vartype = wp_pg_settings(req->setting, "vartype");

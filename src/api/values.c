@@ -134,6 +134,20 @@ wp_check_load_value(const char *name, const char *value)
 	return v;
 }
 
+/* disk: a disk model's name (paced, throttle); its number into ivals. */
+int
+wp_check_disk_value(const char *value)
+{
+	WpDiskModel model;
+
+	if (value == NULL || !wp_disk_model_from_name(value, &model))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for disk: \"%s\"", value ? value : ""),
+				 errhint("disk is paced (every write IO and flush costs its share of the cap, in arrival order: a volume) or throttle (the cgroup's blk-throttle: a 100 ms slice's IOs at once, then a stall).")));
+	return (int) model;
+}
+
 /*
  * A column of pg_settings for `name` (compared in lower case), NULL when
  * there is no such setting.  Read as the caller: pg_settings is public.
@@ -370,6 +384,8 @@ wp_value_refusal(const char *name, const char *value)
 			(void) wp_check_rate_value(value);
 		else if (strcmp(name, "protocol") == 0)
 			(void) wp_check_protocol(value);
+		else if (strcmp(name, "disk") == 0)
+			(void) wp_check_disk_value(value);
 		else if (kind == WP_PARAM_LOAD || strcmp(name, "batch_size") == 0)
 			(void) wp_check_load_value(name, value);
 		else if (kind == WP_PARAM_SERVER)
@@ -444,6 +460,8 @@ wp_check_swept_value(const WpSweepRequest *req, const char *v, int *ival)
 	wp_check_one_value(req->setting, v);
 	if (strcmp(req->setting, "round_trip_us") == 0)
 		*ival = wp_check_round_trip(v);
+	else if (strcmp(req->setting, "disk") == 0)
+		*ival = wp_check_disk_value(v);
 	else if (req->kind == WP_PARAM_LOAD)
 		*ival = wp_check_load_value(req->setting, v);
 	else

@@ -22,6 +22,7 @@ extern void wp_caller_search_path(char *dst);
 extern void wp_check_one_value(const char *name, const char *value);
 extern int	wp_check_round_trip(const char *value);
 extern int	wp_check_load_value(const char *name, const char *value);
+extern int	wp_check_disk_value(const char *value);
 extern void wp_fold_name(char *name);
 extern const char *wp_check_protocol(const char *value);
 extern void wp_refuse_setting(const char *name, const char *what);

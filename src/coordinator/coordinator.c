@@ -304,7 +304,7 @@ wp_coordinator_main(Datum main_arg)
 		wp_record_write(&record);
 		wp_cap_find_device(&cap);
 		if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
-			wp_cap_begin(&cap, &record);
+			wp_cap_begin(&cap, &record, req);
 		wp_server_begin(req, &record, &hold);
 		plan.server_names = hold.swept;
 		plan.server_originals = hold.swept_originals;

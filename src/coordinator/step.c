@@ -322,13 +322,14 @@ wp_step_checkpoint_and_cap(const WpStepPlan *plan, int step, int repeat, int pos
 	{
 		wp_job_phase(WP_PHASE_CHECKPOINT, step, repeat, req->vals[pos]);
 		if (plan->cap->active)
-			wp_cap_set(plan->cap, plan->cap->rec.prev_write_iops);
+			wp_cap_release(plan->cap);
 		wp_step_checkpoint();
 	}
 	if (plan->cap->active)
 	{
 		r->iops_cap = strcmp(req->setting, "iops_cap") == 0 ? req->ivals[pos] : req->iops_cap;
-		wp_cap_set(plan->cap, r->iops_cap);
+		r->disk = wp_disk_model_name(wp_step_disk(req, pos));
+		wp_cap_set(plan->cap, wp_step_disk(req, pos), r->iops_cap);
 	}
 }
 

@@ -70,6 +70,8 @@ wp_step_columns(WpRow *row, int64 sweep_id, const WpSweepRequest *req, int step,
 	wp_col(row, "checkpoints_requested", INT8OID, Int64GetDatum(r->ckpt_requested), r->ckpt_reset);
 	wp_col(row, "server_seconds", FLOAT8OID, Float8GetDatum(r->span_s), false);
 	wp_col(row, "iops_cap", INT4OID, Int32GetDatum((int32) r->iops_cap), r->iops_cap <= 0);
+	if (wp_schema_has(700))
+		wp_col(row, "disk", TEXTOID, r->disk ? CStringGetTextDatum(r->disk) : (Datum) 0, r->disk == NULL);
 	wp_col_fig(row, "read_iops", r->read_iops);
 	wp_col_fig(row, "write_iops", r->write_iops);
 	wp_col(row, "checkpoint_write_ms", FLOAT8OID, Float8GetDatum(r->ckpt_write_ms), r->ckpt_reset);

@@ -241,6 +241,11 @@ wp_results_sweep_insert(const WpSweepRequest *req)
 		wp_col(&row, "rate", FLOAT8OID, Float8GetDatum(req->rate), req->rate <= 0);
 		wp_col(&row, "latency_limit_ms", FLOAT8OID, Float8GetDatum(req->latency_limit_ms),
 			   req->latency_limit_ms <= 0);
+		/* the disk its cap stands for (a disk sweep: each step's own) */
+		wp_col(&row, "disk", TEXTOID, CStringGetTextDatum(wp_disk_model_name(req->disk)),
+			   !(req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0));
+		wp_col(&row, "flush_floor_ms", FLOAT8OID, Float8GetDatum(req->flush_floor_us / 1000.0),
+			   !req->uses_paced);
 	}
 	wp_row_insert(&row, "walpressure.sweeps", "sweep_id");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));

@@ -85,16 +85,17 @@ wp_threshold_measure(int64 id, const WpSweepRequest *req, WpCap *cap)
 	if (!wp_threshold_wanted(req) || !wp_schema_has(700))
 		return;
 	if (cap->active && first_cap > 0)
-		wp_cap_set(cap, first_cap);
+		wp_cap_set(cap, wp_step_disk(req, 0), first_cap);
 	wp_disk_probe_run(WP_THRESHOLD_PROBE_US, 8192, &probe);
 	if (cap->active && first_cap > 0)
-		wp_cap_set(cap, cap->rec.prev_write_iops);
+		wp_cap_release(cap);
 	if (probe.ops == 0)
 		return;
 	f0_ms = probe.total_us / probe.ops / 1000.0;
 	source = first_cap > 0 ?
-		psprintf("probe_fsync at the sweep's cap of " INT64_FORMAT " write IOPS, %.0f s, %lu flushes",
-				 first_cap, probe.seconds, (unsigned long) probe.ops) :
+		psprintf("probe_fsync at the sweep's cap of " INT64_FORMAT " write IOPS (%s), %.0f s, %lu flushes",
+				 first_cap, wp_step_disk(req, 0) == WP_DISK_PACED ? "paced disk" : "cgroup throttle",
+				 probe.seconds, (unsigned long) probe.ops) :
 		psprintf("probe_fsync without a cap, %.0f s, %lu flushes", probe.seconds,
 				 (unsigned long) probe.ops);
 	if (req->rate <= 0 && strcmp(req->setting, "rate") != 0)

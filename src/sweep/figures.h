@@ -97,6 +97,7 @@ typedef struct WpStepResult
 	/* the step's conditions */
 	char	   *data_loss;		/* labels of the step's settings, NULL: none */
 	int64		iops_cap;		/* the step's write cap, 0: none */
+	const char *disk;			/* the disk the cap stands for, NULL: none */
 	char	   *discarded;		/* why the step is left out, NULL: it counts */
 	bool		wal_reset;		/* pg_stat_wal was reset in the window: its figures are void */
 	bool		ckpt_reset;		/* so were the checkpointer's */

@@ -63,6 +63,7 @@ static const WpParam wp_params[] = {
 	{"clients", WP_PARAM_LOAD},
 	{"batch_size", WP_PARAM_LOAD},
 	{"iops_cap", WP_PARAM_LOAD},
+	{"disk", WP_PARAM_LOAD},
 	{"round_trip_us", WP_PARAM_LOAD},
 	{"rate", WP_PARAM_LOAD}
 };
@@ -146,6 +147,28 @@ wp_data_loss(const char *name, const char *value)
 	if (!parse_bool(value, &on) || on)
 		return NULL;
 	return psprintf("%s=off", name);
+}
+
+/* The disk models by name, as run_sweep and set_iops_cap take them. */
+static const char *const wp_disk_models[] = {"paced", "throttle"};
+
+bool
+wp_disk_model_from_name(const char *name, WpDiskModel *model)
+{
+	for (int i = 0; i < lengthof(wp_disk_models); i++)
+		if (strcmp(name, wp_disk_models[i]) == 0)
+		{
+			*model = (WpDiskModel) i;
+			return true;
+		}
+	return false;
+}
+
+const char *
+wp_disk_model_name(WpDiskModel model)
+{
+	Assert(model >= 0 && model < lengthof(wp_disk_models));
+	return wp_disk_models[model];
 }
 
 bool

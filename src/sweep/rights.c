@@ -151,8 +151,8 @@ wp_rights_reload(void)
 void
 wp_rights_cap(void)
 {
-	wp_check_may_call("set_iops_cap(integer,integer,text)",
-					  "walpressure.set_iops_cap(pg_catalog.int4,pg_catalog.int4,pg_catalog.text)",
+	wp_check_may_call("set_iops_cap(integer,integer,text,text,double precision,integer)",
+					  "walpressure.set_iops_cap(pg_catalog.int4,pg_catalog.int4,pg_catalog.text,pg_catalog.text,pg_catalog.float8,pg_catalog.int4)",
 					  "cap the disk's IOPS");
 }
 

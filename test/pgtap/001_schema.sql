@@ -48,7 +48,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_fleet_collect_sweep', 'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
     '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_result', '_fleet_ask',
     '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version', '_fleet_version',
-    '_fleet_refusal', '_fleet_line', '_fleet_error']);
+    '_fleet_refusal', '_fleet_line', '_fleet_error', '_clean_line', '_step_data_loss']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
@@ -59,9 +59,11 @@ SELECT cmp_ok((SELECT count(*) FROM walpressure.samples), '>=', 0::bigint,
 
 SELECT columns_are('walpressure', 'iops_cap', ARRAY[
     'mode', 'cgroup', 'device', 'write_iops', 'read_iops', 'processes_enrolled',
-    'server_processes', 'problem']);
+    'server_processes', 'problem', 'disk', 'flush_floor_ms', 'burst', 'pacer']);
 SELECT is((SELECT pg_get_function_arguments('walpressure.set_iops_cap'::regproc)),
-          'write_iops integer, read_iops integer DEFAULT NULL::integer, device text DEFAULT NULL::text',
+          'write_iops integer, read_iops integer DEFAULT NULL::integer, device text DEFAULT NULL::text, '
+          'disk text DEFAULT NULL::text, flush_floor_ms double precision DEFAULT NULL::double precision, '
+          'burst integer DEFAULT NULL::integer',
           'set_iops_cap has the arguments of the design');
 
 -- predict: the model's entry point checks in C; what it returns

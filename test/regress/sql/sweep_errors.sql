@@ -152,7 +152,7 @@ ROLLBACK;
 -- the workers connect as the current role, which must be able to log in
 CREATE ROLE regress_wp_nologin NOLOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_nologin;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any")
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8)
     TO regress_wp_nologin;
 GRANT SELECT ON pgbench_branches TO regress_wp_nologin;
 SET ROLE regress_wp_nologin;
@@ -263,7 +263,7 @@ SELECT walpressure.cancel_sweep(-1);
 -- the right to set_iops_cap.
 CREATE ROLE regress_wp_grantee LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_wp_grantee;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any")
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8)
     TO regress_wp_grantee;
 GRANT SELECT ON pgbench_branches TO regress_wp_grantee;
 SET ROLE regress_wp_grantee;
