@@ -31,7 +31,8 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(srcdir)/walpr
 RELEASED = $(shell sed -e 's/\#.*//' $(srcdir)/sql/RELEASES | awk 'NF {print $$1}')
 UPDATE_FROM = $(filter-out $(EXTVERSION),$(RELEASED))
 SQL_SOURCES = $(srcdir)/walpressure.control $(srcdir)/sql/assemble $(srcdir)/sql/RELEASES \
-	$(srcdir)/sql/tables.sql $(wildcard $(srcdir)/sql/objects/*.sql) $(wildcard $(srcdir)/sql/updates/*.sql)
+	$(srcdir)/sql/SOURCES $(srcdir)/sql/tables.sql $(wildcard $(srcdir)/sql/objects/*.sql) \
+	$(wildcard $(srcdir)/sql/objects/*/*.sql) $(wildcard $(srcdir)/sql/updates/*.sql)
 DATA_built = walpressure--$(EXTVERSION).sql $(foreach v,$(UPDATE_FROM),walpressure--$(v)--$(EXTVERSION).sql)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 

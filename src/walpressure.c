@@ -155,7 +155,7 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
-	/* read by the SQL of the decision (sql/objects/03_decision.sql) */
+	/* read by the SQL of the decision (sql/objects/decision/rule.sql) */
 	DefineCustomRealVariable("walpressure.equivalence_margin",
 							 "Two values whose tps ratio's 95% interval lies within this many percent of 1 read the same (equivalent).",
 							 "The margin of the equivalence verdict of results, best, report, compare and repeats => 'auto'.",

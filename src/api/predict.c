@@ -3,7 +3,7 @@
  * predict.c
  *		predict(sweep_id, iops_cap, clients): what it is given, and what
  *		the sweep holds, checked here, as the caller, before the model
- *		(_predict, sql/objects/07_predict.sql) runs through SPI.
+ *		(_predict, sql/objects/predict/predict.sql) runs through SPI.
  *
  * Refused with an error: a cap or a number of clients that is not
  * positive, a sweep that does not exist here, and a sweep without the

@@ -2,7 +2,7 @@
  *
  * sweeper.c
  *		grant_sweeper() and revoke_sweeper(): the caller's side.  The GRANTs
- *		themselves are _grant_sweeper's (sql/objects/04_sweep_api.sql),
+ *		themselves are _grant_sweeper's (sql/objects/sweep/sweepers.sql),
  *		which records each one it gives; _revoke_sweeper takes back exactly
  *		those.  Here: the pgbench tables as the caller's search_path finds
  *		them (as run_sweep will), and, before a revoke, the end of the

@@ -250,7 +250,7 @@ SELECT value, tps, tps_ci_low, speedup, speedup_ci_low, speedup_ci_high, verdict
 FROM walpressure.results WHERE sweep_id = 1008;
 SELECT answer FROM walpressure.best WHERE sweep_id = 1008;
 
--- The decision (03_decision.sql): paired by round, tested as it says.
+-- The decision (sql/objects/decision/): paired by round, tested as it says.
 -- sweep 1101: the value is a steady 1.05x the baseline in every round while
 -- the rounds drift 2x: paired, 1.05x with a narrow interval, faster; the
 -- same figures unpaired (as two intervals would see them) decide nothing

@@ -1,8 +1,8 @@
 --
 -- The disk: a write-IOPS cap on pg_wal's disk, as the paced disk (every
 -- write IO and flush its share of the cap, in arrival order: a volume) or
--- the cgroup's throttle (a 100 ms slice's IOs at once, then a stall); and
--- what one WAL flush costs.
+-- the cgroup's throttle (a 100 ms slice's IOs at once, then a stall), and
+-- the view of it.
 --
 
 CREATE OR REPLACE FUNCTION set_iops_cap(write_iops int, read_iops int DEFAULT NULL, device text DEFAULT NULL,
@@ -44,26 +44,8 @@ CREATE OR REPLACE VIEW iops_cap AS SELECT * FROM iops_cap_state();
 COMMENT ON VIEW iops_cap IS
 'The cap in force: disk (paced, throttle, NULL: none) and its write_iops (with the throttle, read_iops; with the paced disk, flush_floor_ms and burst); the cgroup''s mode (v1/v2), name, the pg_wal disk, server processes enrolled, and what keeps the throttle from being set (problem); pacer: whether the server was started with walpressure_pacer.so, or how to start it so';
 
-CREATE OR REPLACE FUNCTION probe_fsync(
-    duration interval DEFAULT '5 s',
-    block_size int DEFAULT 8192,
-    OUT ops bigint,
-    OUT seconds float8,
-    OUT ops_per_s float8,
-    OUT latency_avg_ms float8,
-    OUT latency_p50_ms float8,
-    OUT latency_p99_ms float8,
-    OUT commit_budget_per_s float8,
-    OUT disk text)
-AS 'MODULE_PATHNAME', 'wp_probe_fsync'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION probe_fsync(interval, int) IS
-'pg_test_fsync''s fdatasync test on a file in pg_wal, under the current cap: ops/s, latency (mean, p50, p99: the throttle''s cliff shows as a p99 far above the p50), the commit budget (1 / latency), and the disk it ran on (paced or throttle at N write IOPS, or uncapped)';
-
 REVOKE ALL ON FUNCTION set_iops_cap(int, int, text, text, float8, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION clear_iops_cap(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION iops_cap_state() FROM PUBLIC;
-REVOKE ALL ON FUNCTION probe_fsync(interval, int) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION iops_cap_state() TO pg_monitor;
 GRANT SELECT ON iops_cap TO pg_monitor;

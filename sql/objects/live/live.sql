@@ -1,5 +1,5 @@
 --
--- Live instrumentation: what the commit probe and the sampler see.
+-- The live instruments: the probe and the sampler, read without a sweep (live, samples), and reset().
 --
 
 CREATE OR REPLACE FUNCTION live_figures(
@@ -142,3 +142,6 @@ REVOKE ALL ON FUNCTION reset() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION live_figures() TO pg_monitor;
 GRANT EXECUTE ON FUNCTION sample_rows() TO pg_monitor;
 GRANT SELECT ON live, samples TO pg_monitor;
+-- the load's statement texts: pg_stat_statements shows another role's only
+-- to pg_read_all_stats, and so do these
+GRANT USAGE ON SCHEMA walpressure TO pg_read_all_stats;

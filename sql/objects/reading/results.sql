@@ -1,3 +1,7 @@
+--
+-- One row per sweep and value: its figures over the rounds and its effect against the baseline.
+--
+
 CREATE OR REPLACE VIEW results AS
 WITH seconds AS (
     -- each step's per-second samples
@@ -173,7 +177,7 @@ LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
 -- of its steps counts, there is none (no speedup against another value)
 LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
 LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
--- each value against the baseline, paired by round (03_decision.sql), one
+-- each value against the baseline, paired by round (decision/effects.sql), one
 -- row per value (a filter on sweep_id reaches into it)
 LEFT JOIN (
     SELECT w.sweep_id, e.value_pos,
@@ -202,57 +206,3 @@ ORDER BY s.sweep_id, a.value_pos;
 
 COMMENT ON VIEW results IS
 'One row per sweep and value: means over the rounds (repeats), each value''s own 95% interval from its rounds, and its effect against the baseline from effects(): speedup, the geometric mean of the per-round tps ratios (paired by interleaved round) with its 95% interval, the verdict (faster / slower: the interval excludes 1; equivalent: it lies within +-walpressure.equivalence_margin %; undecided, with rounds_needed at this spread), verdict_detail in words, and the same for latency p50, p99 and p99.9.  An open-loop sweep (run_sweep''s rate, or a rate sweep) has the rate asked and achieved (the transactions that ended in the window per second), rate_sustained (false when any step of the value fell short of its rate by more than 2% and more than its Poisson arrivals explain: those steps measured a closed loop in disguise), the schedule lag (scheduled to actual start; every latency includes it), and the transactions late (above latency_limit) and skipped.  One round gives no interval.  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded and left out of every figure; a value with no step that counts reads discarded; when the baseline has none, the others read no baseline  disk: the disk its capped steps ran on (paced: every write IO and flush its share of the cap, in arrival order; throttle: the cgroup''s 100 ms slices)';
-
--- Per sweep, value and statement of the load: pg_stat_statements' figures
--- over the steps' windows, against the baseline's for the same statement.
-CREATE OR REPLACE VIEW statements AS
-WITH per_value AS (
-    SELECT q.sweep_id, st.value_pos, min(st.value) AS value, q.queryid,
-           min(q.query) AS query,
-           count(*) AS steps,
-           sum(q.calls) AS calls,
-           sum(q.calls) / nullif(sum(st.seconds), 0) AS calls_per_s,
-           sum(q.total_ms) AS total_ms,
-           sum(q.total_ms) / nullif(sum(q.calls), 0) AS mean_ms,
-           stddev_samp(q.mean_ms) AS mean_sd_steps,
-           -- every call's time squared, summed, for the stddev over all the calls
-           sum(q.calls * (q.stddev_ms * q.stddev_ms + q.mean_ms * q.mean_ms)) AS sumsq,
-           sum(q.rows)::float8 / nullif(sum(q.calls), 0) AS rows_per_call,
-           sum(q.wal_bytes)::float8 / nullif(sum(q.calls), 0) AS wal_bytes_per_call
-    FROM step_statements q
-    JOIN steps st ON st.sweep_id = q.sweep_id AND st.step = q.step
-    WHERE st.discarded IS NULL
-    GROUP BY q.sweep_id, st.value_pos, q.queryid
-), v AS (
-    SELECT p.*,
-           sqrt(greatest(p.sumsq / nullif(p.calls, 0) - p.mean_ms * p.mean_ms, 0)) AS stddev_ms,
-           walpressure._t975(p.steps - 1) * p.mean_sd_steps / sqrt(p.steps) AS mean_half
-    FROM per_value p
-)
-SELECT v.sweep_id,
-       s.label,
-       v.value,
-       v.value_pos,
-       rank() OVER (PARTITION BY v.sweep_id, v.value_pos ORDER BY v.total_ms DESC)::int AS rank,
-       v.queryid,
-       v.query,
-       v.steps,
-       round(v.calls_per_s::numeric, 1) AS calls_per_s,
-       round(v.mean_ms::numeric, 4) AS mean_ms,
-       round((v.mean_ms - v.mean_half)::numeric, 4) AS mean_ci_low_ms,
-       round((v.mean_ms + v.mean_half)::numeric, 4) AS mean_ci_high_ms,
-       round(v.stddev_ms::numeric, 4) AS stddev_ms,
-       round((100 * (v.mean_ms / nullif(b.mean_ms, 0) - 1))::numeric, 1) AS mean_change_pct,
-       round((100 * (v.stddev_ms / nullif(b.stddev_ms, 0) - 1))::numeric, 1) AS stddev_change_pct,
-       round(v.rows_per_call::numeric, 2) AS rows_per_call,
-       round(v.wal_bytes_per_call::numeric) AS wal_bytes_per_call,
-       round((100 * v.total_ms / nullif(sum(v.total_ms) OVER (PARTITION BY v.sweep_id, v.value_pos), 0))::numeric, 1)
-           AS time_pct
-FROM v
-JOIN sweeps s USING (sweep_id)
-LEFT JOIN v b ON b.sweep_id = v.sweep_id AND b.queryid = v.queryid
-             AND b.value_pos = coalesce(s.current_pos, 1)
-ORDER BY v.sweep_id, v.value_pos, rank;
-
-COMMENT ON VIEW statements IS
-'Per sweep, value and statement of the load (pg_stat_statements, step_statements): calls per second, the mean time of a call with a 95% interval from the spread of the steps'' means, the stddev over all the value''s calls, their change in % against the same statement at the baseline (as results), rows and WAL bytes per call, and the statement''s share of the time of the recorded statements (time_pct).  Steps left out of results (discarded) are left out here too';

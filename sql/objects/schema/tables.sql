@@ -1,3 +1,7 @@
+--
+-- What the tables are: their comments, what pg_dump keeps, who reads them (the DDL is sql/tables.sql).
+--
+
 COMMENT ON TABLE sweeps IS
 'One row per run_sweep call: its arguments, the server settings at its start, status and progress';
 COMMENT ON COLUMN sweeps.engine IS
@@ -87,18 +91,6 @@ COMMENT ON TABLE step_statements IS
 
 COMMENT ON TABLE step_replication IS
 'Each standby (walsender) over each step''s measured window, read once a second as pg_stat_replication shows it: standby is its application_name, sync_state at the window''s end (sync, quorum, potential, async; gone when its walsender ended in the window); write, flush and replay lag mean and max over the seconds it reported one; behind_bytes: WAL sent but not yet replayed';
-
--- A running sweep's row stays: its coordinator writes to it until the end.
--- Rows of sweeps that ended, or whose coordinator is gone, may go.
-CREATE OR REPLACE FUNCTION _sweeps_keep_running()
-RETURNS trigger
-AS 'MODULE_PATHNAME', 'wp_sweeps_keep_running'
-LANGUAGE C;
-
-CREATE OR REPLACE TRIGGER keep_running BEFORE DELETE ON sweeps
-    FOR EACH ROW EXECUTE FUNCTION _sweeps_keep_running();
-CREATE OR REPLACE TRIGGER keep_running_truncate BEFORE TRUNCATE ON sweeps
-    FOR EACH STATEMENT EXECUTE FUNCTION _sweeps_keep_running();
 
 COMMENT ON COLUMN sweeps.search IS
 'golden for a sweep run with range => (a search: its values chosen as its rounds came in), NULL for one that ran the values of vals';
