@@ -55,7 +55,13 @@ COMMENT ON COLUMN steps.round_trip_us IS
 'the emulated client round trip each client waited before each statement (BEGIN, queries, COMMIT)';
 COMMENT ON COLUMN steps.seconds IS 'length of the measured window (tps and latency cover it)';
 COMMENT ON COLUMN steps.write_iops IS
-'writes per second to the pg_wal disk over the window: the cgroup''s counters under a cap, /proc/diskstats (the whole disk) otherwise';
+'writes per second to the pg_wal disk over the window: on the paced disk the IOs it charged, under the throttle the cgroup''s counters, /proc/diskstats (the whole disk) otherwise';
+COMMENT ON COLUMN steps.disk IS
+'the disk the step''s cap stood for: paced (every write IO and flush its share of the cap, in arrival order, walpressure_pacer.so) or throttle (the cgroup''s blk-throttle: a 100 ms slice''s IOs at once, then a stall); NULL without a cap';
+COMMENT ON COLUMN sweeps.disk IS
+'the disk the sweep''s cap stood for (run_sweep''s disk, or what it defaulted to): paced or throttle; NULL without a cap; a sweep of disk has each step''s in steps.disk';
+COMMENT ON COLUMN sweeps.flush_floor_ms IS
+'the paced disk''s least flush time the sweep ran with (run_sweep''s flush_floor_ms); NULL unless a step ran on the paced disk';
 COMMENT ON COLUMN steps.checkpoint_write_ms IS
 'time the checkpoints completed in the window spent writing buffers (pg_stat_bgwriter.checkpoint_write_time)';
 COMMENT ON COLUMN steps.checkpoint_sync_ms IS
