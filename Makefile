@@ -36,12 +36,15 @@ SQL_SOURCES = $(srcdir)/walpressure.control $(srcdir)/sql/assemble $(srcdir)/sql
 DATA_built = walpressure--$(EXTVERSION).sql $(foreach v,$(UPDATE_FROM),walpressure--$(v)--$(EXTVERSION).sql)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 
-REGRESS = live samples privileges sweep_errors iops_cap statistics security import_hostile search_predict
-# the regression suites' inputs and outputs: test/regress/sql, test/regress/expected
-REGRESS_OPTS = --inputdir=$(srcdir)/test/regress --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
+# the regression suites: their inputs in sql/regress_*.sql, where PGXS looks
+# for them (beside the extension's own sources, sql/objects/), their outputs
+# in expected/
+REGRESS = regress_live regress_samples regress_privileges regress_sweep_errors regress_iops_cap \
+	regress_statistics regress_security regress_import_hostile regress_search_predict
+REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.
-REGRESS_NOT_PRELOADED = not_preloaded
+REGRESS_NOT_PRELOADED = regress_not_preloaded
 
 EXTRA_CLEAN = $(PACER) tmp_check tmp_check_np results regression.diffs regression.out
 
@@ -86,4 +89,4 @@ walpressure--%--$(EXTVERSION).sql: $(SQL_SOURCES)
 
 .PHONY: installcheck-not-preloaded
 installcheck-not-preloaded:
-	$(pg_regress_installcheck) --inputdir=$(srcdir)/test/regress --temp-instance=./tmp_check_np $(REGRESS_NOT_PRELOADED)
+	$(pg_regress_installcheck) --inputdir=$(srcdir) --temp-instance=./tmp_check_np $(REGRESS_NOT_PRELOADED)
