@@ -2,6 +2,10 @@
 -- A sweep's SVG: tps and write IOPS against the value (plot).
 --
 
+-- An SVG chart of a sweep: tps (with its 95% interval) and write IOPS against
+-- the value, on a numeric axis (log when the values span 20x or more) for
+-- number settings, with the cap, the current value, the answer and any
+-- data-loss risk in the legend.
 CREATE OR REPLACE FUNCTION _plot(sweep_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE

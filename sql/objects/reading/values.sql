@@ -24,10 +24,6 @@ RETURN CASE setting
     WHEN 'iops_cap' THEN 'write IOPS'
     ELSE (SELECT p.unit FROM pg_catalog.pg_settings p WHERE p.name = _setting_unit.setting) END;
 
--- An SVG chart of a sweep: tps (with its 95% interval) and write IOPS against
--- the value, on a numeric axis (log when the values span 20x or more) for
--- number settings, with the cap, the current value, the answer and any
--- data-loss risk in the legend.
 -- A value as a chart labels it: a configuration's settings as name=value,
 -- joined by sep ('{}': as is); any other value as it is.
 CREATE OR REPLACE FUNCTION _value_label(setting text, value text, sep text)
