@@ -114,8 +114,9 @@ SELECT walpressure.import(jsonb_set(jsonb_set(walpressure.export(2001), '{sweep,
 -- the found value not decided against the baseline (one paired round):
 -- best says so, and how to confirm it
 UPDATE walpressure.steps SET discarded = 'a test' WHERE sweep_id = :imported AND value_pos = 1 AND repeat = 4;
-SELECT d FROM walpressure.best b, unnest(string_to_array(b.diagnoses, E'\n')) d
-WHERE b.sweep_id = :imported AND d LIKE 'the search found%';
+SELECT kind, answer FROM walpressure.best WHERE sweep_id = :imported;
+SELECT kind, value, finding FROM walpressure.findings
+WHERE sweep_id = :imported AND kind IN ('found', 'confirm') ORDER BY ord;
 
 -- predict: sweep 3001, commit_delay 0, 500 and 1500 at 1000 write IOPS, 10
 -- clients on 2 CPUs, two rounds with known figures: the disk at its cap, 500

@@ -41,14 +41,16 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'compare', 'grant_sweeper', 'revoke_sweeper', '_value_label', 'grid',
     'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
-    '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us', '_threshold_side',
-    '_threshold_text', '_threshold_reading', '_rate_answer', 'predict', '_predict', '_mva_predict',
+    '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us',
+    '_threshold_text', '_threshold_finding', '_rate_answer', 'predict', '_predict', '_mva_predict',
     '_flush_floor', '_in_effect',
     'fleet_register', '_fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
     '_fleet_collect_sweep', 'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
     '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_result', '_fleet_ask',
     '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version', '_fleet_version',
-    '_fleet_refusal', '_fleet_line', '_fleet_error', '_clean_line', '_step_data_loss']);
+    '_fleet_refusal', '_fleet_line', '_fleet_error', '_clean_line', '_step_data_loss',
+    '_fit', '_wrap', '_disk_words', '_value_words', '_choice', '_answer', '_apply', '_findings',
+    '_findings_run', '_findings_load', '_findings_disk', '_findings_decision']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',

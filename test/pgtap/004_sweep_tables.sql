@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(102);
+SELECT plan(105);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -61,8 +61,11 @@ SELECT columns_are('walpressure', 'results', ARRAY[
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
-    'verdict', 'apply', 'diagnoses', 'answer', 'current_value', 'ties']);
+    'verdict', 'apply', 'diagnoses', 'answer', 'current_value', 'ties', 'disk', 'kind']);
 SELECT table_privs_are('walpressure', 'best', 'pg_monitor', ARRAY['SELECT']);
+SELECT has_view('walpressure', 'findings', 'view findings');
+SELECT columns_are('walpressure', 'findings', ARRAY['sweep_id', 'ord', 'kind', 'value', 'finding']);
+SELECT table_privs_are('walpressure', 'findings', 'pg_monitor', ARRAY['SELECT']);
 SELECT function_returns('walpressure', 'report', ARRAY['bigint'], 'setof text');
 SELECT function_returns('walpressure', 'effects', ARRAY['bigint', 'integer'], 'setof record');
 SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
