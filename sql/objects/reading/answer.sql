@@ -16,7 +16,7 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN s.setting = 'disk' THEN format('at %s write IOPS', s.iops_cap)
-                WHEN s.disk IS NULL THEN NULL
+                WHEN s.disk IS NULL THEN 'capped at ' || s.iops_cap || ' write IOPS'
                 ELSE concat(CASE s.disk WHEN 'paced' THEN 'on the paced disk' ELSE 'under the throttle' END,
                             ' at ' || s.iops_cap || ' write IOPS') END
     FROM walpressure.sweeps s WHERE s.sweep_id = $1

@@ -4,8 +4,9 @@
 
 -- Two sweeps side by side, value by value: the same sweep run twice, or this
 -- server against another's (imported).  ratio is b's tps over a's with its
--- 95% interval and verdict from _decide (unpaired); a NOTICE names what
--- differs between the two runs besides the values.
+-- 95% interval and verdict from _decide (unpaired; paired by round when the
+-- two are one sweep, an import of the other); a NOTICE names what differs
+-- between the two runs besides the values.
 CREATE OR REPLACE FUNCTION _compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
                ratio_ci_low numeric, ratio_ci_high numeric, verdict text)
@@ -17,6 +18,7 @@ DECLARE
     b walpressure.sweeps;
     diffs text[];
     here text := (SELECT c.system_identifier::text FROM pg_control_system() c);
+    same bool;
 BEGIN
     -- compare() checked that both exist and vary the same setting
     SELECT * INTO a FROM walpressure.sweeps w WHERE w.sweep_id = _compare.sweep_a;
@@ -39,6 +41,8 @@ BEGIN
             format('duration %s s / %s s', trim_scale(extract(epoch FROM a.duration)), trim_scale(extract(epoch FROM b.duration))) END,
         CASE WHEN a.iops_cap IS DISTINCT FROM b.iops_cap THEN
             format('iops_cap %s / %s', coalesce(a.iops_cap::text, 'none'), coalesce(b.iops_cap::text, 'none')) END,
+        CASE WHEN a.disk IS DISTINCT FROM b.disk THEN
+            format('disk %s / %s', coalesce(a.disk, 'uncapped'), coalesce(b.disk, 'uncapped')) END,
         CASE WHEN a.engine <> b.engine THEN format('engine %s / %s', a.engine, b.engine) END,
         CASE WHEN a.settings <> b.settings THEN format('settings %s / %s', a.settings, b.settings) END,
         CASE WHEN a.repeats <> b.repeats THEN format('repeats %s / %s', a.repeats, b.repeats) END,
@@ -55,8 +59,16 @@ BEGIN
         RAISE NOTICE 'sweeps % and % differ in more than the values: %', a.sweep_id, b.sweep_id,
             array_to_string(diffs, '; ');
     END IF;
-    -- the two sweeps' rounds are not interleaved with each other: two
-    -- independent samples of rounds per value (_decide, unpaired)
+    -- the same sweep twice (one an import of the other, or both of one
+    -- sweep elsewhere): the same rounds, paired; else the two sweeps' rounds
+    -- are not interleaved with each other: two independent samples of
+    -- rounds per value (_decide, unpaired)
+    same := coalesce(a.origin->>'system_identifier', here) = coalesce(b.origin->>'system_identifier', here)
+            AND coalesce(a.origin->>'sweep_id', a.sweep_id::text) = coalesce(b.origin->>'sweep_id', b.sweep_id::text);
+    IF same THEN
+        RAISE NOTICE 'sweeps % and % are the same sweep (one imported from the other, or both from one): compared round by round',
+            a.sweep_id, b.sweep_id;
+    END IF;
     RETURN QUERY
     WITH x AS (SELECT * FROM walpressure.results r WHERE r.sweep_id = a.sweep_id AND r.value_pos > 0),
     y AS (SELECT * FROM walpressure.results r WHERE r.sweep_id = b.sweep_id AND r.value_pos > 0),
@@ -84,7 +96,7 @@ BEGIN
     FULL JOIN y ON x.value = y.value
     LEFT JOIN rounds ra ON ra.sweep_id = a.sweep_id AND ra.value = x.value
     LEFT JOIN rounds rb ON rb.sweep_id = b.sweep_id AND rb.value = y.value
-    LEFT JOIN LATERAL walpressure._decide(rb.tps, ra.tps, false, true, walpressure._margin()) d
+    LEFT JOIN LATERAL walpressure._decide(rb.tps, ra.tps, same, true, walpressure._margin()) d
         ON ra.tps IS NOT NULL AND rb.tps IS NOT NULL
     ORDER BY coalesce(x.value_pos, 1000 + y.value_pos);
 END

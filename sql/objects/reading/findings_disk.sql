@@ -22,7 +22,7 @@ AS $$
         SELECT r.* FROM walpressure.results r, a WHERE r.sweep_id = $1 AND r.value_pos = a.value_pos
     ), twin AS (
         -- the latest other sweep of the same values, load and cap on the other disk
-        SELECT o.sweep_id, o.disk, x.answer, x.kind, x.value
+        SELECT o.sweep_id, o.disk, x.kind, x.value
         FROM s JOIN walpressure.sweeps o
              ON o.sweep_id <> s.sweep_id AND o.setting = s.setting AND o.vals = s.vals
             AND o.iops_cap = s.iops_cap AND o.disk <> s.disk AND o.workload = s.workload
@@ -50,11 +50,11 @@ AS $$
       AND f.commits_per_fsync > 1.2 * b.commits_per_fsync AND b.write_iops >= 0.9 * b.iops_cap
     UNION ALL
     SELECT 'disks', t.value,
-           walpressure._fit(format('sweep %s ran the same values %s: %s; %s', t.sweep_id,
+           walpressure._fit(format('sweep %s ran the same values %s and answered %s: this answer %s', t.sweep_id,
                                    CASE t.disk WHEN 'paced' THEN 'on the paced disk' ELSE 'under the throttle' END,
+                                   CASE t.kind WHEN 'change' THEN 'change to ' || t.value WHEN 'keep' THEN 'keep ' || t.value
+                                        ELSE t.kind END,
                                    CASE WHEN t.kind = a.kind AND t.value IS NOT DISTINCT FROM a.value
-                                        THEN 'the same answer, so it holds on both disks'
-                                        ELSE 'another answer, so this one holds on this disk only' END,
-                                   t.answer))
+                                        THEN 'holds on both disks' ELSE 'holds on this disk only' END))
     FROM twin t, a
 $$;

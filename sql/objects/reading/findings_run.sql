@@ -41,7 +41,7 @@ AS $$
                                                     CASE WHEN sf.paired_rounds = 1 THEN '' ELSE 's' END) END,
                                    CASE WHEN c.kind = 'change' THEN format('; %s beat %s in results, and is the answer',
                                                                            f.value, b.value)
-                                        ELSE ' (a search runs the baseline in a pair''s first round only)' END))
+                                        ELSE ' (the baseline runs in a pair''s first round only)' END))
     FROM s, c, f, b, walpressure.results sf
     WHERE sf.sweep_id = s.sweep_id AND sf.value_pos = s.search_found AND s.search_found <> s.base_pos
       AND sf.verdict NOT IN ('baseline', 'faster', 'slower', 'equivalent', 'discarded')

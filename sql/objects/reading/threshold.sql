@@ -78,22 +78,22 @@ AS $$
     ), t AS (
         SELECT round(walpressure._sqrt_rule_us(s.f0_p50_ms, load.lo)::numeric) AS tstar FROM s, load
     )
-    SELECT walpressure._fit(format('lambda* = 2/F0 = %s/s; load %s: predicts %s; measured %s: %s',
+    SELECT walpressure._fit(format('lambda* = 2/F0 = %s/s; load %s; predicted %s; measured %s: %s',
         round(s.star::numeric),
-        CASE WHEN load.lo >= s.star THEN format('%s-%s/s, above', round(load.lo::numeric), round(load.hi::numeric))
-             WHEN load.hi < s.star THEN format('%s-%s/s, below', round(load.lo::numeric), round(load.hi::numeric))
-             ELSE format('%s-%s/s, across it', round(load.lo::numeric), round(load.hi::numeric)) END,
+        CASE WHEN load.lo >= s.star THEN format('%s-%s/s (above)', round(load.lo::numeric), round(load.hi::numeric))
+             WHEN load.hi < s.star THEN format('%s-%s/s (below)', round(load.lo::numeric), round(load.hi::numeric))
+             ELSE format('%s-%s/s (across it)', round(load.lo::numeric), round(load.hi::numeric)) END,
         CASE WHEN load.lo >= s.star OR NOT s.open THEN '0 best' ELSE format('a timer of %s us', t.tstar) END,
         CASE WHEN a.kind NOT IN ('change', 'keep') OR a.value IS NULL THEN 'no optimum'
              WHEN walpressure._int_setting(a.value) = 0 THEN '0 best'
              WHEN v.ratio IS NULL THEN format('%s best', a.value)
-             ELSE format('%s at %sx (%s-%s)', a.value, walpressure._ratio_text(v.ratio),
+             ELSE format('%s, %sx (%s-%s)', a.value, walpressure._ratio_text(v.ratio),
                          walpressure._ratio_text(v.ratio_ci_low), walpressure._ratio_text(v.ratio_ci_high)) END,
         CASE WHEN a.kind NOT IN ('change', 'keep') OR a.value IS NULL THEN 'not tested'
              WHEN load.lo < s.star AND load.hi >= s.star THEN 'not tested (the load crossed lambda*)'
              WHEN load.lo >= s.star OR NOT s.open THEN
                  CASE WHEN walpressure._int_setting(a.value) = 0 OR v.verdict IN ('equivalent', 'undecided')
-                      THEN 'confirmed' ELSE format('contradicted, by %sx', walpressure._ratio_text(v.ratio)) END
+                      THEN 'confirmed' ELSE 'contradicted' END
              WHEN abs(walpressure._int_setting(a.value) - t.tstar)
                   = (SELECT min(abs(walpressure._int_setting(r.value) - t.tstar)) FROM walpressure.results r
                      WHERE r.sweep_id = s.sweep_id AND r.value_pos > 0)
