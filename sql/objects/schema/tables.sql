@@ -79,7 +79,7 @@ COMMENT ON COLUMN steps.server_cpu_s IS
 COMMENT ON COLUMN steps.wal_lsn_start IS
 'WAL insert position at the window''s start; with wal_lsn_end, what pg_waldump --stats reads to show what the step''s WAL was made of';
 COMMENT ON COLUMN steps.wal_lsn_end IS
-'WAL insert position when the clients had exited (the end of server_seconds)';
+'WAL insert position at the window''s end (the end of server_seconds)';
 COMMENT ON COLUMN steps.server_seconds IS
 'window start to the clients'' exit: what the server-side figures (commits, WAL, fsyncs) cover';
 
