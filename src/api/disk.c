@@ -91,7 +91,8 @@ wp_probe_fsync(PG_FUNCTION_ARGS)
 	/* the disk it ran on: the paced disk's cap, else the throttle's, if any */
 	wp_paced_get(&paced);
 	if (paced.iops > 0)
-		values[7] = CStringGetTextDatum(psprintf("paced at " INT64_FORMAT " write IOPS", paced.iops));
+		values[7] = CStringGetTextDatum(psprintf("paced at " INT64_FORMAT " write IOPS%s", paced.iops,
+												 paced.floor_us > 0 ? psprintf(", a flush at least %.3g ms", paced.floor_us / 1000.0) : ""));
 	else
 	{
 		WpCgroupMode mode;

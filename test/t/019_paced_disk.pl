@@ -87,6 +87,9 @@ SELECT write_iops FROM walpressure.results WHERE sweep_id = $paced AND value = '
 cmp_ok($w0, '>', 0, "the steps' write IOPS are the IOs the paced disk charged ($w0)");
 cmp_ok($w0, '<=', 1050, "... and no more than the cap ($w0)");
 like(sweep_field($node, $paced, 'f0_source'), qr/\(paced disk\)/, 'F0 was measured on the paced disk');
+is($node->safe_psql('postgres', q{
+SELECT count(*) > 0 FROM walpressure.samples WHERE write_iops BETWEEN 500 AND 1050}),
+	't', 'the sampler saw the paced disk\'s write IOPS');
 is(cap_state(), 'none -', 'nothing is left paced after the sweep');
 
 # export and import carry the disk
