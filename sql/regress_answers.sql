@@ -58,6 +58,8 @@ SELECT pg_temp.steps(4002, '[["0",1,1,1800,1400,2,1000,false,2400,1800,"paced"],
 SELECT kind, value, gain, verdict, answer FROM walpressure.best WHERE sweep_id = 4002;
 SELECT kind, value, finding FROM walpressure.findings WHERE sweep_id = 4002 ORDER BY ord;
 SELECT * FROM walpressure.report(4002) r WHERE r LIKE '%KEPT%' OR r LIKE 'open loop%';
+-- predict() models a closed loop: an open loop's tps is the rate asked
+SELECT * FROM walpressure.predict(4002, iops_cap => 2000);
 
 -- 4003, 4004: the threshold.  F0 2 ms (median): lambda* = 1000/s; both
 -- loads above it.  In 4003 commit_delay = 0 is best (confirmed); in 4004

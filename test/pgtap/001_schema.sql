@@ -50,7 +50,9 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version', '_fleet_version',
     '_fleet_refusal', '_fleet_line', '_fleet_error', '_clean_line', '_step_data_loss',
     '_fit', '_wrap', '_disk_words', '_value_words', '_choice', '_answer', '_apply', '_findings',
-    '_findings_run', '_findings_load', '_findings_disk', '_findings_decision']);
+    '_findings_run', '_findings_load', '_findings_disk', '_findings_decision',
+    '_report_table', '_report_open_loop', '_report_search', '_report_grid', '_report_statements', '_report_standbys',
+    '_predict_refusal', '_predict_step_refusal', '_predict_round', '_predict_interval', '_predict_basis']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
