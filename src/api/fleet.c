@@ -57,7 +57,7 @@
 #include "compat.h"
 #include "api/arguments.h"
 #include "api/fleet_sweep.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 
 PG_FUNCTION_INFO_V1(wp_fleet_register);
 PG_FUNCTION_INFO_V1(wp_fleet_run);

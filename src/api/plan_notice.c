@@ -103,7 +103,7 @@ wp_search_notice(const WpSweepRequest *req, bool wait, int64 id)
 }
 
 /*
- * As sweep `id` starts (job.c, once the coordinator has recorded it): one
+ * As sweep `id` starts (run_sweep.c, once the coordinator has recorded it): one
  * NOTICE with its plan (steps, the time its load takes, how to stop it),
  * and a WARNING for what makes its intervals too wide to decide anything.
  */

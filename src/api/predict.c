@@ -33,7 +33,7 @@
 #include "utils/tuplestore.h"
 
 #include "api/arguments.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 #include "sweep/mva.h"
 
 PG_FUNCTION_INFO_V1(wp_predict);

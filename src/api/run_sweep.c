@@ -50,6 +50,7 @@
 #include "api/standby_request.h"
 #include "api/values.h"
 #include "common/text_check.h"
+#include "common/safe_spi.h"
 #include "common/worker.h"
 #include "job/launch.h"
 #include "live/shmem.h"

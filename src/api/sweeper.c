@@ -30,7 +30,7 @@
 #include "job/launch.h"
 #include "job/slot.h"
 #include "live/shmem.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 
 PG_FUNCTION_INFO_V1(wp_grant_sweeper);
 PG_FUNCTION_INFO_V1(wp_revoke_sweeper);

@@ -27,7 +27,7 @@
 #include "api/rate_request.h"
 #include "api/values.h"
 #include "common/text_check.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 #include "sweep/policy.h"
 #include "sweep/rights.h"
 

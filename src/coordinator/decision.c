@@ -19,7 +19,7 @@
 #include "utils/memutils.h"
 
 #include "coordinator/decision.h"
-#include "coordinator/rows.h"
+#include "coordinator/row_writer.h"
 
 /*
  * repeats => 'auto' or a budget: after each round from the fewest on, is

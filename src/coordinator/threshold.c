@@ -34,7 +34,7 @@
 #include "job/slot.h"
 #include "live/shmem.h"
 #include "system/disk_probe.h"
-#include "coordinator/rows.h"
+#include "coordinator/row_writer.h"
 #include "coordinator/threshold.h"
 
 #define WP_THRESHOLD_PROBE_US	1000000 /* F0's probe: one second */

@@ -47,7 +47,7 @@
 #include "live/shmem.h"
 #include "live/sampler.h"
 
-/* The fast tick's period while commits can wait for standbys (replication.c). */
+/* The fast tick's period while commits can wait for standbys (system/walsenders.c). */
 #define WP_SYNCREP_TICK_MS	1
 
 /* walpressure.sample_interval (walpressure.c defines it), ms */

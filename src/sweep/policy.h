@@ -55,6 +55,8 @@ extern bool wp_workload_from_name(const char *name, WpWorkload *workload);
 extern const char *wp_workload_name(WpWorkload workload);
 extern char *wp_workload_list(void);
 extern char *wp_param_list(WpParamKind kind);
+extern int	wp_param_names(WpParamKind a, WpParamKind b, const char **names);
+extern int	wp_param_count(void);
 extern bool wp_disk_model_from_name(const char *name, WpDiskModel *model);
 extern const char *wp_disk_model_name(WpDiskModel model);
 

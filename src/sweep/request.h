@@ -2,7 +2,7 @@
  *
  * request.h
  *		A sweep as the caller asked for it, built and validated once, in
- *		C, as the caller (request.c), then copied as it is into shared
+ *		C, as the caller (api/run_sweep.c), then copied as it is into shared
  *		memory for the coordinator: never text to be parsed again.
  *
  * IDENTIFICATION
@@ -45,7 +45,7 @@ typedef enum WpSearchKind
 
 #define WP_SEARCH_TEXT	64		/* a bound or the resolution, as held */
 
-/* Which load engine runs the clients (clients.h). */
+/* Which load engine runs the clients (engine/engine.h). */
 typedef enum WpEngineKind
 {
 	WP_ENGINE_BACKEND,			/* in-server client workers */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * init_worker.c
+ * pgbench_init_worker.c
  *		The worker behind walpressure.init_pgbench(scale): pgbench's tables,
  *		built in the server exactly as `pgbench -i -I dtGvp -s scale` does.
  *
@@ -11,7 +11,7 @@
  * top-level command, like a client's VACUUM statement.
  *
  * IDENTIFICATION
- *	  src/coordinator/init_worker.c
+ *	  src/coordinator/pgbench_init_worker.c
  *
  *-------------------------------------------------------------------------
  */
@@ -35,7 +35,7 @@
 #include "utils/timeout.h"
 #include "utils/timestamp.h"
 
-#include "coordinator/init_worker.h"
+#include "coordinator/pgbench_init_worker.h"
 #include "sweep/workload.h"
 #include "job/slot.h"
 #include "live/shmem.h"

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * step_rows.c
+ * rows_step.c
  *		A step's rows, in a transaction of their own when the step ends:
  *		walpressure.steps (every figure the step measured), its standbys,
  *		its seconds and the load's statements.
  *
  * IDENTIFICATION
- *	  src/coordinator/step_rows.c
+ *	  src/coordinator/rows_step.c
  *
  *-------------------------------------------------------------------------
  */
@@ -18,8 +18,8 @@
 #include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
 
-#include "coordinator/rows.h"
-#include "coordinator/step_rows.h"
+#include "coordinator/row_writer.h"
+#include "coordinator/rows_step.h"
 #include "system/pgss.h"
 #include "system/walsenders.h"
 

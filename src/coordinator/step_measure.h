@@ -1,17 +1,17 @@
 /*-------------------------------------------------------------------------
  *
- * step.h
- *		One step of a sweep: prepared (settings, checkpoint, cap), its
+ * step_measure.h
+ *		A step measured: prepared (settings, checkpoint, cap), its
  *		measured window run through a load engine, and its figures computed
- *		from the counters read at the window's edges (step.c).
+ *		from the counters read at the window's edges (step_measure.c).
  *
  * IDENTIFICATION
- *	  src/coordinator/step.h
+ *	  src/coordinator/step_measure.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef WALPRESSURE_STEP_H
-#define WALPRESSURE_STEP_H
+#ifndef WALPRESSURE_STEP_MEASURE_H
+#define WALPRESSURE_STEP_MEASURE_H
 
 #include "access/xlogdefs.h"
 
@@ -48,4 +48,4 @@ extern bool wp_step_run(const WpStepPlan *plan, int step, int repeat, int pos,
 						WpStepSample *samples, int max_samples, int *nsamples);
 extern void wp_step_stop_load(const WpStepPlan *plan);
 
-#endif							/* WALPRESSURE_STEP_H */
+#endif							/* WALPRESSURE_STEP_MEASURE_H */

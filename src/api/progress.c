@@ -2,10 +2,10 @@
  *
  * progress.c
  *		walpressure.progress: the job that runs, in the manner of
- *		pg_stat_progress_*, from a copy of the job slot (job.c).
+ *		pg_stat_progress_*, from a copy of the job slot (slot.c).
  *
  * IDENTIFICATION
- *	  src/job/progress.c
+ *	  src/api/progress.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * rows.h
- *		How the coordinator writes rows (rows.c).
+ * row_writer.h
+ *		How the coordinator writes rows (row_writer.c).
  *
  * IDENTIFICATION
- *	  src/coordinator/rows.h
+ *	  src/coordinator/row_writer.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef WALPRESSURE_ROWS_H
-#define WALPRESSURE_ROWS_H
+#ifndef WALPRESSURE_ROW_WRITER_H
+#define WALPRESSURE_ROW_WRITER_H
 
 #define WP_MAX_COLS 96
 
@@ -43,4 +43,4 @@ extern void wp_row_insert(WpRow *row, const char *table, const char *returning);
 extern void wp_rows_read_schema(void);
 extern bool wp_schema_has(int version);
 
-#endif							/* WALPRESSURE_ROWS_H */
+#endif							/* WALPRESSURE_ROW_WRITER_H */

@@ -9,7 +9,7 @@
  * the views round and name the figures.
  *
  * IDENTIFICATION
- *	  src/live/live_views.c
+ *	  src/api/live_views.c
  *
  *-------------------------------------------------------------------------
  */

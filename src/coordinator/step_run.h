@@ -1,18 +1,18 @@
 /*-------------------------------------------------------------------------
  *
- * one_step.h
+ * step_run.h
  *		One step of a sweep, whichever way its values are chosen (every
- *		value every round, or a search): run, recorded, told (one_step.c).
+ *		value every round, or a search): run, recorded, told (step_run.c).
  *
  * IDENTIFICATION
- *	  src/coordinator/one_step.h
+ *	  src/coordinator/step_run.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef WALPRESSURE_ONE_STEP_H
-#define WALPRESSURE_ONE_STEP_H
+#ifndef WALPRESSURE_STEP_RUN_H
+#define WALPRESSURE_STEP_RUN_H
 
-#include "coordinator/step.h"
+#include "coordinator/step_measure.h"
 
 /* The steps of a sweep so far. */
 typedef struct WpRun
@@ -39,4 +39,4 @@ extern void wp_run_begin(WpRun *run, int64 id, const WpStepPlan *plan, MemoryCon
 extern WpRunOutcome wp_run_step(WpRun *run, int repeat, int pos, bool tell);
 extern void wp_run_tell(WpRun *run, const char *more);
 
-#endif							/* WALPRESSURE_ONE_STEP_H */
+#endif							/* WALPRESSURE_STEP_RUN_H */

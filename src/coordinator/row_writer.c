@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * rows.c
+ * row_writer.c
  *		How the coordinator writes rows: each in a transaction of its own
  *		(a cancel or a crash loses at most the step in flight), as the
  *		extension's owner (a caller who was granted run_sweep needs no
@@ -10,7 +10,7 @@
  *		columns known from the schema's version, read once per sweep.
  *
  * IDENTIFICATION
- *	  src/coordinator/rows.c
+ *	  src/coordinator/row_writer.c
  *
  *-------------------------------------------------------------------------
  */
@@ -25,7 +25,7 @@
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
 
-#include "coordinator/rows.h"
+#include "coordinator/row_writer.h"
 
 static Oid	wp_owner = InvalidOid;
 static WpOwnerSave wp_saved;

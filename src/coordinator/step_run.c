@@ -1,14 +1,14 @@
 /*-------------------------------------------------------------------------
  *
- * one_step.c
- *		One step of a sweep, whichever way its values are chosen: the
+ * step_run.c
+ *		A step run, whichever way its values are chosen: the
  *		load's spec for the value, the rights checked again, the step run
- *		(step.c), its rows recorded, and the NOTICE the waiting caller gets.
+ *		(step_measure.c), its rows recorded, and the NOTICE the waiting caller gets.
  *		The value x round loop (coordinator.c) and the search (search.c)
  *		both run their steps here.
  *
  * IDENTIFICATION
- *	  src/coordinator/one_step.c
+ *	  src/coordinator/step_run.c
  *
  *-------------------------------------------------------------------------
  */
@@ -20,8 +20,8 @@
 #include "pgstat.h"
 #include "utils/memutils.h"
 
-#include "coordinator/one_step.h"
-#include "coordinator/step_rows.h"
+#include "coordinator/step_run.h"
+#include "coordinator/rows_step.h"
 #include "job/slot.h"
 #include "sweep/load.h"
 #include "sweep/rights.h"

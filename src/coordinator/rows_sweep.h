@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * sweep_row.h
- *		A sweep's row in walpressure.sweeps (sweep_row.c).
+ * rows_sweep.h
+ *		A sweep's row in walpressure.sweeps (rows_sweep.c).
  *
  * IDENTIFICATION
- *	  src/coordinator/sweep_row.h
+ *	  src/coordinator/rows_sweep.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef WALPRESSURE_SWEEP_ROW_H
-#define WALPRESSURE_SWEEP_ROW_H
+#ifndef WALPRESSURE_ROWS_SWEEP_H
+#define WALPRESSURE_ROWS_SWEEP_H
 
 #include "nodes/pg_list.h"
 
@@ -20,4 +20,4 @@ extern void wp_results_server_originals(int64 sweep_id, List *names);
 extern void wp_results_sweep_close(int64 sweep_id, const char *status, const char *error,
 								   const char *restored);
 
-#endif							/* WALPRESSURE_SWEEP_ROW_H */
+#endif							/* WALPRESSURE_ROWS_SWEEP_H */

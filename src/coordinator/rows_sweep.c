@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * sweep_row.c
+ * rows_sweep.c
  *		A sweep's row in walpressure.sweeps: inserted when the coordinator
  *		starts, with the arguments, the swept setting's current value (the
  *		baseline), the server's settings and fingerprint; the server-wide
@@ -8,7 +8,7 @@
  *		end.
  *
  * IDENTIFICATION
- *	  src/coordinator/sweep_row.c
+ *	  src/coordinator/rows_sweep.c
  *
  *-------------------------------------------------------------------------
  */
@@ -27,8 +27,8 @@
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
-#include "coordinator/rows.h"
-#include "coordinator/sweep_row.h"
+#include "coordinator/row_writer.h"
+#include "coordinator/rows_sweep.h"
 #include "sweep/golden.h"
 #include "system/standby_link.h"
 #include "system/wal_device.h"
@@ -88,7 +88,7 @@ wp_same_value(const char *vartype, int flags, const char *a, const char *b)
 /*
  * A setting as a new session of the sweep's role gets it, as SHOW shows it:
  * this session's, but for synchronous_commit, which the coordinator sets
- * to local for its own commits (replication.c).
+ * to local for its own commits (system/walsenders.c).
  */
 static const char *
 wp_clients_setting(const char *name)

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * search_rows.c
+ * rows_search.c
  *		A search's record, written as it goes: each round's row in
  *		walpressure.search_rounds (the pair it compared, the values the
  *		peak was searched in, what it ran and why, the rule's verdict after
@@ -8,7 +8,7 @@
  *		added, and why the search stopped and what it found.
  *
  * IDENTIFICATION
- *	  src/coordinator/search_rows.c
+ *	  src/coordinator/rows_search.c
  *
  *-------------------------------------------------------------------------
  */
@@ -19,8 +19,8 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
-#include "coordinator/rows.h"
-#include "coordinator/search_rows.h"
+#include "coordinator/row_writer.h"
+#include "coordinator/rows_search.h"
 
 /*
  * Round r's row, and the steps the search plans so far; one transaction,

@@ -1,16 +1,16 @@
 /*-------------------------------------------------------------------------
  *
- * search_rows.h
+ * rows_search.h
  *		A search's record: each round in walpressure.search_rounds, and
- *		why it stopped in its sweep's row (search_rows.c).
+ *		why it stopped in its sweep's row (rows_search.c).
  *
  * IDENTIFICATION
- *	  src/coordinator/search_rows.h
+ *	  src/coordinator/rows_search.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef WALPRESSURE_SEARCH_ROWS_H
-#define WALPRESSURE_SEARCH_ROWS_H
+#ifndef WALPRESSURE_ROWS_SEARCH_H
+#define WALPRESSURE_ROWS_SEARCH_H
 
 /* One round of a search, as its row records it. */
 typedef struct WpSearchRound
@@ -29,4 +29,4 @@ typedef struct WpSearchRound
 extern void wp_search_round_insert(int64 sweep_id, const WpSearchRound *r, int steps_total);
 extern void wp_search_stop_record(int64 sweep_id, const char *why, int pos);
 
-#endif							/* WALPRESSURE_SEARCH_ROWS_H */
+#endif							/* WALPRESSURE_ROWS_SEARCH_H */

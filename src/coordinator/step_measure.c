@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * step.c
- *		One step of a sweep:
+ * step_measure.c
+ *		A step measured: its load run and its window read, in this order:
  *
  *	server-wide value in effect -> CHECKPOINT -> the step's cap -> the load
  *	starts (engine) -> warm-up -> statistics flushed -> measured window, one
@@ -19,7 +19,7 @@
  * same way whatever engine ran the load.
  *
  * IDENTIFICATION
- *	  src/coordinator/step.c
+ *	  src/coordinator/step_measure.c
  *
  *-------------------------------------------------------------------------
  */
@@ -43,7 +43,7 @@
 #include "sweep/policy.h"
 #include "system/pgss.h"
 #include "coordinator/standby_watch.h"
-#include "coordinator/step.h"
+#include "coordinator/step_measure.h"
 #include "system/wal_reader.h"
 
 #define WP_LOAD_END_MS			5000
