@@ -76,6 +76,9 @@ SELECT pg_temp.steps(4004, '[["0",1,1,1000,90,2,1000,null,null,null,"throttle"],
 SELECT sweep_id, kind, answer FROM walpressure.best WHERE sweep_id IN (4003, 4004) ORDER BY sweep_id;
 SELECT sweep_id, kind, finding FROM walpressure.findings
 WHERE sweep_id IN (4003, 4004) AND kind IN ('f0', 'threshold', 'cliff', 'disks') ORDER BY sweep_id, ord;
+-- the chart's subtitle names the disk too
+SELECT sweep_id, substring(walpressure.plot(sweep_id) FROM 's, ([a-z ]+ at 1000 write IOPS);') AS disk
+FROM walpressure.sweeps WHERE sweep_id IN (4003, 4004) ORDER BY sweep_id;
 
 -- a sweep and its copy, compared: the same sweep, round by round: the same
 SELECT walpressure.import(walpressure.export(4003)) AS copy \gset

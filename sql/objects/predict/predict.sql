@@ -44,15 +44,17 @@ END;
 -- What a prediction rests on, in words: the rounds, the cap and clients it
 -- ran at, the disk, and what of it the model stretches.
 CREATE OR REPLACE FUNCTION _predict_basis(s walpressure.sweeps, rounds int, cap0 int, n0 int, n1 int,
-                                          unbound int, unfitted int, cpu_share numeric, spans bool)
+                                          unbound int, unfitted int, cpu_share numeric, spans bool,
+                                          model_error float8)
 RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN format('from %s round%s at %s write IOPS (%s) and %s clients%s%s%s%s', rounds,
+RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps interval widened by the model''s error (%s%%)%s%s%s%s',
+              rounds,
               CASE WHEN rounds = 1 THEN ' (no spread: the interval is the model''s error alone)' ELSE 's' END, cap0,
               CASE s.disk WHEN 'paced' THEN 'the paced disk'
                           WHEN 'throttle' THEN 'the throttle: a flush costs its share only on average, the model''s premise holds loosely'
-                          ELSE 'capped' END, n0,
+                          ELSE 'capped' END, n0, trim_scale(round(100 * model_error::numeric, 1)),
               CASE WHEN spans THEN
                        format('; %s clients at a bound disk: the commits a flush carries, held as measured or grown with the clients, bound the interval',
                               n1)
@@ -247,7 +249,7 @@ BEGIN
         bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU' WHEN write_iops >= 0.9 * _predict.iops_cap THEN 'the disk'
                       ELSE 'neither: the commits'' own pace' END;
         basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, n1, unbound, unfitted, cpu_share,
-                                            xs IS DISTINCT FROM xa);
+                                            xs IS DISTINCT FROM xa, err);
         RETURN NEXT;
     END LOOP;
 END

@@ -1,6 +1,48 @@
 --
--- A grid sweep's SVG: a line per value of the second setting.
+-- A grid sweep's SVG: a heat map, a cell per pair of values.
 --
+
+-- One cell of a grid's heat map: its rectangle (green faster, red slower
+-- than the baseline, the deeper the larger the speedup; grey otherwise;
+-- a thick border for the answer, dashed for the current configuration),
+-- its tps and its speedup.
+CREATE OR REPLACE FUNCTION _plot_grid_cell(x float8, y float8, cw int, ch int, smax float8, chosen bool,
+                                           tps numeric, speedup numeric, verdict text, is_current bool,
+                                           tps_ci_low numeric, tps_ci_high numeric, label text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    a float8 := CASE WHEN _plot_grid_cell.speedup > 0 AND smax > 0 THEN 0.25 + 0.75 * least(abs(ln(_plot_grid_cell.speedup)) / smax, 1) ELSE 0 END;
+    tone int[] := CASE _plot_grid_cell.verdict WHEN 'faster' THEN ARRAY[42, 157, 58] WHEN 'slower' THEN ARRAY[192, 57, 43] END;
+    fill text;
+BEGIN
+    fill := CASE WHEN _plot_grid_cell.tps IS NULL THEN '#ffffff'
+                 WHEN tone IS NULL THEN '#e8e8e8'
+                 ELSE format('rgb(%s,%s,%s)', round(255 + (tone[1] - 255) * a), round(255 + (tone[2] - 255) * a),
+                             round(255 + (tone[3] - 255) * a)) END;
+    RETURN format('<rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s" stroke-width="%s"%s><title>%s</title></rect>',
+                             walpressure._px(x), walpressure._px(y), cw, ch, fill,
+                             CASE WHEN chosen THEN '#1b5e20' ELSE '#999999' END,
+                             CASE WHEN chosen THEN 3 ELSE 1 END,
+                             CASE WHEN _plot_grid_cell.is_current THEN ' stroke-dasharray="5 3"' ELSE '' END,
+                             walpressure._xml_text(coalesce(label || ': ' || _plot_grid_cell.tps || ' tps'
+                                                            || coalesce(' (95% interval ' || _plot_grid_cell.tps_ci_low || '-' || _plot_grid_cell.tps_ci_high || ')', '')
+                                                            || ', ' || _plot_grid_cell.verdict, 'not measured')))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="13"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 20),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             coalesce(round(_plot_grid_cell.tps)::text, '-'))
+                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="11"%s>%s</text>',
+                             walpressure._px(x + cw / 2.0), walpressure._px(y + 37),
+                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
+                             walpressure._xml_text(CASE WHEN _plot_grid_cell.verdict = 'baseline' THEN '= baseline'
+                                                        WHEN _plot_grid_cell.speedup IS NULL THEN coalesce(_plot_grid_cell.verdict, '')
+                                                        ELSE walpressure._ratio_text(_plot_grid_cell.speedup) || 'x' || CASE _plot_grid_cell.verdict WHEN 'faster' THEN ' +'
+                                                                                   WHEN 'slower' THEN ' -' ELSE '' END END));
+END
+$$;
 
 -- A grid sweep's SVG: a heat map, one cell per pair of values, its tps and
 -- speedup, green when faster and red when slower than the baseline (the
@@ -18,9 +60,8 @@ DECLARE
     c record;
     cw int := 120; ch int := 48;
     l int; t int := 130; w int; h int;
-    x float8; y float8; a float8;
+    y float8;
     smax float8;
-    fill text; tone int[];
     loss text;
     svg text;
 BEGIN
@@ -43,7 +84,7 @@ BEGIN
                   walpressure._xml_text(format('%s, %s clients, %s engine, %s x %s s%s; %s, %s',
                                                s.workload, s.clients, s.engine, s.repeats,
                                                trim_scale(extract(epoch FROM s.duration)),
-                                               coalesce(', disk capped at ' || s.iops_cap || ' write IOPS', ''),
+                                               coalesce(', ' || walpressure._disk_words(s.sweep_id), ''),
                                                to_char(s.started_at, 'YYYY-MM-DD HH24:MI'), s.status)))
         || format('<text x="%s" y="62">%s</text>', 20,
                   walpressure._xml_text('each cell: tps and speedup against the baseline (=); green faster, red slower (95% interval of the paired ratio), grey undecided or equivalent'))
@@ -66,33 +107,10 @@ BEGIN
              LEFT JOIN walpressure.results rr
                     ON rr.sweep_id = _plot_grid.sweep_id AND rr.value_pos > 0
                    AND rr.value::jsonb->>g.down = dv.v AND rr.value::jsonb->>g.across = av.v LOOP
-        x := l + cw * (c.ai - 1);
-        y := t + ch * (c.di - 1);
-        a := CASE WHEN c.speedup > 0 AND smax > 0 THEN 0.25 + 0.75 * least(abs(ln(c.speedup)) / smax, 1) ELSE 0 END;
-        tone := CASE c.verdict WHEN 'faster' THEN ARRAY[42, 157, 58] WHEN 'slower' THEN ARRAY[192, 57, 43] END;
-        fill := CASE WHEN c.tps IS NULL THEN '#ffffff'
-                     WHEN tone IS NULL THEN '#e8e8e8'
-                     ELSE format('rgb(%s,%s,%s)', round(255 + (tone[1] - 255) * a), round(255 + (tone[2] - 255) * a),
-                                 round(255 + (tone[3] - 255) * a)) END;
-        svg := svg || format('<rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s" stroke-width="%s"%s><title>%s</title></rect>',
-                             walpressure._px(x), walpressure._px(y), cw, ch, fill,
-                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN '#1b5e20' ELSE '#999999' END,
-                             CASE WHEN k.apply IS NOT NULL AND c.value = k.value THEN 3 ELSE 1 END,
-                             CASE WHEN c.is_current THEN ' stroke-dasharray="5 3"' ELSE '' END,
-                             walpressure._xml_text(coalesce(walpressure._value_label(s.setting, c.value, ', ') || ': ' || c.tps || ' tps'
-                                                            || coalesce(' (95% interval ' || c.tps_ci_low || '-' || c.tps_ci_high || ')', '')
-                                                            || ', ' || c.verdict, 'not measured')))
-                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="13"%s>%s</text>',
-                             walpressure._px(x + cw / 2.0), walpressure._px(y + 20),
-                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
-                             coalesce(round(c.tps)::text, '-'))
-                   || format('<text x="%s" y="%s" text-anchor="middle" font-size="11"%s>%s</text>',
-                             walpressure._px(x + cw / 2.0), walpressure._px(y + 37),
-                             CASE WHEN a > 0.6 AND tone IS NOT NULL THEN ' fill="white"' ELSE '' END,
-                             walpressure._xml_text(CASE WHEN c.verdict = 'baseline' THEN '= baseline'
-                                                        WHEN c.speedup IS NULL THEN coalesce(c.verdict, '')
-                                                        ELSE walpressure._ratio_text(c.speedup) || 'x' || CASE c.verdict WHEN 'faster' THEN ' +'
-                                                                                   WHEN 'slower' THEN ' -' ELSE '' END END));
+        svg := svg || walpressure._plot_grid_cell(l + cw * (c.ai - 1), t + ch * (c.di - 1), cw, ch, smax,
+                                                  k.apply IS NOT NULL AND c.value = k.value, c.tps, c.speedup, c.verdict,
+                                                  c.is_current, c.tps_ci_low, c.tps_ci_high,
+                                                  walpressure._value_label(s.setting, c.value, ', '));
     END LOOP;
     y := t + ch * cardinality(g.down_vals) + 24;
     svg := svg || format('<text x="%s" y="%s">%s</text>', 20, walpressure._px(y),

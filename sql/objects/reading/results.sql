@@ -1,8 +1,34 @@
 --
--- One row per sweep and value: its figures over the rounds and its effect against the baseline.
+-- One row per sweep and value: its figures over the rounds and its effect
+-- against the baseline (results), from three parts: the values a sweep has
+-- (_results_values), each value's figures over its rounds and their own
+-- interval (_results_figures), and its effects against the baseline
+-- (_results_effects).
 --
 
-CREATE OR REPLACE VIEW results AS
+-- Every value a sweep has a step of, clean or not, with its discarded
+-- steps; and the server's value when the sweep started when it is not among
+-- them: a row that says so (value_pos 0).
+CREATE OR REPLACE VIEW _results_values AS
+WITH vals AS (
+    SELECT sweep_id, value_pos, min(value) AS value
+    FROM steps
+    GROUP BY sweep_id, value_pos
+    UNION ALL
+    SELECT w.sweep_id, 0, w.current_value
+    FROM sweeps w
+    WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
+      AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
+)
+SELECT a.sweep_id, a.value_pos, a.value,
+       (SELECT count(*) FROM steps d
+        WHERE d.sweep_id = a.sweep_id AND d.value_pos = a.value_pos AND d.discarded IS NOT NULL) AS steps_discarded
+FROM vals a;
+
+-- A value's figures over its rounds (the steps that count), and its own
+-- interval: from its rounds (the repeats' means), none from one round (the
+-- seconds of one window leave out how runs differ).
+CREATE OR REPLACE VIEW _results_figures AS
 WITH seconds AS (
     -- each step's per-second samples
     SELECT sweep_id, step, count(*) AS n,
@@ -61,23 +87,6 @@ WITH seconds AS (
     LEFT JOIN seconds se ON se.sweep_id = st.sweep_id AND se.step = st.step
     WHERE st.discarded IS NULL      -- a step whose load was not clean is not averaged
     GROUP BY st.sweep_id, st.value_pos, st.value
-), lost AS (
-    SELECT sweep_id, value_pos, count(*) AS steps_discarded
-    FROM steps
-    WHERE discarded IS NOT NULL
-    GROUP BY sweep_id, value_pos
-), vals AS (
-    -- every value a sweep has a step of, clean or not
-    SELECT sweep_id, value_pos, min(value) AS value
-    FROM steps
-    GROUP BY sweep_id, value_pos
-    UNION ALL
-    -- the server's value when the sweep started, when it is not among them:
-    -- a row that says so (value_pos 0)
-    SELECT w.sweep_id, 0, w.current_value
-    FROM sweeps w
-    WHERE w.current_value IS NOT NULL AND w.current_pos IS NULL
-      AND EXISTS (SELECT 1 FROM steps x WHERE x.sweep_id = w.sweep_id)
 ), ci AS (
     -- a value's own interval: from its rounds (the repeats' means), none
     -- from one round (the seconds of one window leave out how runs differ)
@@ -89,6 +98,35 @@ WITH seconds AS (
            walpressure._t975(v.repeats - 1) * v.p99_sd_repeats / sqrt(v.repeats) AS p99_half
     FROM per_value v
 )
+SELECT * FROM ci;
+
+-- Each value against the baseline, paired by round (decision/effects.sql),
+-- one row per value, tps and the latencies side by side (a filter on
+-- sweep_id reaches into it).
+CREATE OR REPLACE VIEW _results_effects AS
+SELECT w.sweep_id, e.value_pos,
+       max(e.ratio) FILTER (WHERE e.metric = 'tps') AS ratio,
+       max(e.ratio_ci_low) FILTER (WHERE e.metric = 'tps') AS ratio_ci_low,
+       max(e.ratio_ci_high) FILTER (WHERE e.metric = 'tps') AS ratio_ci_high,
+       max(e.verdict) FILTER (WHERE e.metric = 'tps') AS verdict,
+       max(e.detail) FILTER (WHERE e.metric = 'tps') AS detail,
+       max(e.rounds) FILTER (WHERE e.metric = 'tps') AS rounds,
+       max(e.rounds_needed) FILTER (WHERE e.metric = 'tps') AS rounds_needed,
+       max(e.ratio) FILTER (WHERE e.metric = 'latency_p50') AS p50_ratio,
+       max(e.verdict) FILTER (WHERE e.metric = 'latency_p50') AS p50_verdict,
+       max(e.ratio) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio,
+       max(e.ratio_ci_low) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio_ci_low,
+       max(e.ratio_ci_high) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio_ci_high,
+       max(e.verdict) FILTER (WHERE e.metric = 'latency_p99') AS p99_verdict,
+       max(e.detail) FILTER (WHERE e.metric = 'latency_p99') AS p99_detail,
+       max(e.rounds_needed) FILTER (WHERE e.metric = 'latency_p99') AS p99_rounds_needed,
+       max(e.ratio) FILTER (WHERE e.metric = 'latency_p999') AS p999_ratio,
+       max(e.verdict) FILTER (WHERE e.metric = 'latency_p999') AS p999_verdict
+FROM (SELECT DISTINCT x.sweep_id FROM steps x) w
+CROSS JOIN LATERAL walpressure.effects(w.sweep_id) e
+GROUP BY w.sweep_id, e.value_pos;
+
+CREATE OR REPLACE VIEW results AS
 SELECT s.sweep_id,
        s.label,
        s.setting,
@@ -135,7 +173,7 @@ SELECT s.sweep_id,
        END AS verdict,
        v.ci_basis,
        v.data_loss,
-       coalesce(l.steps_discarded, 0) AS steps_discarded,
+       coalesce(a.steps_discarded, 0) AS steps_discarded,
        coalesce(a.value_pos = 0 OR a.value_pos = s.current_pos, false) AS is_current,
        round(v.fpi_bytes_pct::numeric, 1) AS fpi_bytes_pct,
        round(v.syncrep_wait_pct::numeric, 1) AS syncrep_wait_pct,
@@ -169,39 +207,14 @@ SELECT s.sweep_id,
        et.p999_ratio AS latency_p999_ratio,
        et.p999_verdict AS latency_p999_verdict,
        v.disk
-FROM vals a
+FROM _results_values a
 JOIN sweeps s USING (sweep_id)
-LEFT JOIN ci v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
+LEFT JOIN _results_figures v ON v.sweep_id = a.sweep_id AND v.value_pos = a.value_pos
 -- the baseline is the server's value when the sweep started, when it is
 -- among the values; else the first value, as the sweep was asked; when none
 -- of its steps counts, there is none (no speedup against another value)
-LEFT JOIN ci b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
-LEFT JOIN lost l ON l.sweep_id = a.sweep_id AND l.value_pos = a.value_pos
--- each value against the baseline, paired by round (decision/effects.sql), one
--- row per value (a filter on sweep_id reaches into it)
-LEFT JOIN (
-    SELECT w.sweep_id, e.value_pos,
-           max(e.ratio) FILTER (WHERE e.metric = 'tps') AS ratio,
-           max(e.ratio_ci_low) FILTER (WHERE e.metric = 'tps') AS ratio_ci_low,
-           max(e.ratio_ci_high) FILTER (WHERE e.metric = 'tps') AS ratio_ci_high,
-           max(e.verdict) FILTER (WHERE e.metric = 'tps') AS verdict,
-           max(e.detail) FILTER (WHERE e.metric = 'tps') AS detail,
-           max(e.rounds) FILTER (WHERE e.metric = 'tps') AS rounds,
-           max(e.rounds_needed) FILTER (WHERE e.metric = 'tps') AS rounds_needed,
-           max(e.ratio) FILTER (WHERE e.metric = 'latency_p50') AS p50_ratio,
-           max(e.verdict) FILTER (WHERE e.metric = 'latency_p50') AS p50_verdict,
-           max(e.ratio) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio,
-           max(e.ratio_ci_low) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio_ci_low,
-           max(e.ratio_ci_high) FILTER (WHERE e.metric = 'latency_p99') AS p99_ratio_ci_high,
-           max(e.verdict) FILTER (WHERE e.metric = 'latency_p99') AS p99_verdict,
-           max(e.detail) FILTER (WHERE e.metric = 'latency_p99') AS p99_detail,
-           max(e.rounds_needed) FILTER (WHERE e.metric = 'latency_p99') AS p99_rounds_needed,
-           max(e.ratio) FILTER (WHERE e.metric = 'latency_p999') AS p999_ratio,
-           max(e.verdict) FILTER (WHERE e.metric = 'latency_p999') AS p999_verdict
-    FROM (SELECT DISTINCT x.sweep_id FROM steps x) w
-    CROSS JOIN LATERAL walpressure.effects(w.sweep_id) e
-    GROUP BY w.sweep_id, e.value_pos
-) et ON et.sweep_id = a.sweep_id AND et.value_pos = a.value_pos
+LEFT JOIN _results_figures b ON b.sweep_id = a.sweep_id AND b.value_pos = coalesce(s.current_pos, 1)
+LEFT JOIN _results_effects et ON et.sweep_id = a.sweep_id AND et.value_pos = a.value_pos
 ORDER BY s.sweep_id, a.value_pos;
 
 COMMENT ON VIEW results IS
