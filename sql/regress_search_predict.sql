@@ -184,6 +184,28 @@ INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients
 VALUES (3006, 1, '{"synchronous_commit": "on"}', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
        (3006, 2, '{"synchronous_commit": "off"}', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 2000, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4);
 
+-- sweep 3007: on the paced disk at 1000 write IOPS.  Values 0 and 500: a
+-- WAL flush in progress 95% of the time (500 a second of 1.9 ms), the
+-- write IOPS 800 (80% of the cap: each flush its share and a floor): the
+-- disk bound.  Value 3000: a flush every 5 ms (the delay's 3 ms and the
+-- flush's 2 ms, its share of the cap), 400 write IOPS, busy 40%: the disk
+-- did not bind, and at another cap the flush's share changes the period
+INSERT INTO walpressure.sweeps (sweep_id, setting, vals, clients, duration, workload, iops_cap,
+                                warmup, repeats, prewarm, run_by, database, steps_total, steps_done,
+                                status, server_settings, cpus, disk)
+VALUES (3007, 'commit_delay', '{0,500,3000}', 10, '10 s', 'simple-update', 1000, '2 s', 2, true,
+        current_user, current_database(), 6, 6, 'done', '{"commit_siblings": "5", "commit_delay": "0"}', 2, 'paced');
+INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
+                               started_at, seconds, transactions, retries, tps, commits, leaders,
+                               wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
+                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s, fsync_avg_ms, disk)
+SELECT 3007, step, value, pos, rep, 10, 0, '2026-11-21'::timestamptz, 10, tps * 10, 0, tps, tps * 10, fsyncs, fsyncs * 10,
+       tps / fsyncs, fsyncs, 10, 1000, iops, wait, tps * 10 * 0.0004, tps * 10 * 0.0001, fsync, 'paced'
+FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 800, 1.9), (2, '500', 2, 1, 1600, 500, 4.5, 800, 1.9),
+             (3, '3000', 3, 1, 1200, 200, 6.0, 400, 2.0),
+             (4, '0', 1, 2, 990, 495, 4.1, 792, 1.9), (5, '500', 2, 2, 1620, 505, 4.4, 808, 1.9),
+             (6, '3000', 3, 2, 1190, 198, 6.1, 396, 2.0)) AS v(step, value, pos, rep, tps, fsyncs, wait, iops, fsync);
+
 -- at half the cap a flush takes twice as long, and so, with the queue at
 -- it, does more than twice a commit
 SELECT value, measured_tps, rounds, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms,
@@ -207,6 +229,17 @@ FROM walpressure.predict(3005, iops_cap => 500);
 -- four times the cap, and beyond
 SELECT value, tps, commits_per_fsync, bound, basis FROM walpressure.predict(3001, iops_cap => 4000);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 5000);
+-- on the paced disk: 0 and 500 bound (their flush never idled, though
+-- their write IOPS were 80% of the cap): at twice the cap they gain as the
+-- disk allows (a paced flush's own time is its floor, none here: the
+-- period scales with the cap until the loop no longer keeps the flush
+-- busy), below it they stay bound; 3000 did not bind: its period loses the
+-- flush's share at 1000 (2 ms) and gains it at the new cap (1 ms at 2000,
+-- 4 ms at 500)
+SELECT value, measured_tps, tps, commits_per_fsync, write_iops, bound, basis
+FROM walpressure.predict(3007, iops_cap => 2000);
+SELECT value, measured_tps, tps, commits_per_fsync, write_iops, bound
+FROM walpressure.predict(3007, iops_cap => 500);
 -- a quarter of the cap is the last predicted, and below it is refused
 SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 250);
 SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 249);

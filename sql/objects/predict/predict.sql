@@ -59,7 +59,10 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
                        format('; %s clients at a bound disk: the commits a flush carries, held as measured or grown with the clients, bound the interval',
                               n1)
                    ELSE '' END,
-              CASE WHEN unbound > 0 THEN
+              CASE WHEN unbound > 0 AND s.disk = 'paced' THEN
+                       format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap, a flush in progress less than 90%% of the time): their flush period changes by the flush''s share of the cap alone',
+                              unbound)
+                   WHEN unbound > 0 THEN
                        format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap): their flush period is kept where the new cap''s would be shorter',
                               unbound)
                    ELSE '' END,
@@ -82,7 +85,7 @@ CREATE OR REPLACE FUNCTION _predict_round(s walpressure.sweeps, r walpressure.st
                                           delay_s float8, own float8,
                                           OUT tps float8, OUT tps_alt float8, OUT g float8, OUT commit_ms float8,
                                           OUT latency_ms float8, OUT write_iops float8, OUT cpu_share float8,
-                                          OUT bound bool, OUT fitted bool, OUT why text)
+                                          OUT flush_busy float8, OUT bound bool, OUT fitted bool, OUT why text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -95,11 +98,21 @@ DECLARE
     flush_tps float8 := 0;
     fit record;
 BEGIN
-    bound := r.write_iops >= 0.9 * cap0;
+    -- the disk bound where its write IOPS were at 90% of the cap or more;
+    -- on the paced disk also where a WAL flush was in progress 90% of the
+    -- time or more (each flush costs its share of the cap there, and the
+    -- data's writes and a flush's own floor keep its write IOPS under the
+    -- cap while the flush never idles)
+    bound := r.write_iops >= 0.9 * cap0
+             OR (s.disk = 'paced' AND r.wal_fsyncs_per_s * r.fsync_avg_ms / 1000 >= 0.9);
     -- the flush period at the new cap: where the disk bound, the measured
     -- one scaled by the caps (the disk as busy against its cap, as many
-    -- commits a flush); where it did not, the cap's (k / cap) or the
-    -- measured one, the longer; never below what commit_delay takes
+    -- commits a flush); where it did not, on the paced disk the measured
+    -- one with the flush's share of the cap (k / cap) changed to the new
+    -- cap's (a flush costs its share even when the disk idles), under the
+    -- throttle the cap's or the measured one, the longer (a flush costs
+    -- nothing while the slice has tokens); never below what commit_delay
+    -- takes
     IF bound THEN
         p1 := p0 * cap0 / c1;
         IF c1 > cap0 THEN
@@ -113,6 +126,8 @@ BEGIN
         -- the flush never idled: a flush every period carrying g0 commits
         -- (never more than the clients) sets the throughput
         flush_tps := r.tps * p0 / p1 * least(1, n1 / g0);
+    ELSIF s.disk = 'paced' THEN
+        p1 := greatest(p0 - k / cap0 + k / c1, k / c1, delay_s);
     ELSE
         p1 := greatest(k / c1, p0);
     END IF;
@@ -138,6 +153,9 @@ BEGIN
     g := greatest(1, CASE WHEN flush_tps > 0 THEN least(g0, n1)
                           ELSE g0 * fit.new_flush_util / nullif(fit.flush_util, 0) END);
     write_iops := k * tps / g;
+    -- on the paced disk, the share of the time a WAL flush would be in
+    -- progress: a flush costs its share of the cap, so its time scales by it
+    flush_busy := CASE WHEN s.disk = 'paced' THEN tps / g * r.fsync_avg_ms / 1000 * cap0 / c1 END;
     commit_ms := fit.commit_s * 1000;
     latency_ms := n1 / tps * 1000;
     cpu_share := tps * d / s.cpus;
@@ -181,15 +199,18 @@ DECLARE
     why text;
     n1 int;
     delay_s float8;
-    xs float8[]; xa float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
+    xs float8[]; xa float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[]; busy float8[];
     unbound int; unfitted int;
     err float8 := 0.10;     -- the model's own error: see _predict_interval
     own float8;
     t record; ta record; g record; w record;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps x WHERE x.sweep_id = _predict.sweep_id;
+    -- the disk's own flush time: seen in the sweep (a flush that did not
+    -- wait for the cap), else on the paced disk its floor (0 without one:
+    -- a paced flush costs its share of the cap, which the period scales)
     own := coalesce(walpressure._flush_floor(s.sweep_id),
-                    CASE WHEN s.disk = 'paced' AND s.flush_floor_ms > 0 THEN s.flush_floor_ms / 1000 END);
+                    CASE WHEN s.disk = 'paced' THEN coalesce(s.flush_floor_ms, 0) / 1000 END);
     FOR v IN
         SELECT x.value_pos AS pos, min(x.value) AS val, min(x.iops_cap) AS cap0, min(x.clients) AS n0, avg(x.tps) AS tps0
         FROM walpressure.steps x
@@ -199,7 +220,7 @@ BEGIN
         value_pos := v.pos; value := v.val; measured_cap := v.cap0; measured_clients := v.n0;
         measured_tps := round(v.tps0::numeric, 1);
         n1 := coalesce(_predict.clients, v.n0);
-        xs := '{}'; xa := '{}'; gs := '{}'; ws := '{}'; ls := '{}'; ios := '{}'; cpus := '{}';
+        xs := '{}'; xa := '{}'; gs := '{}'; ws := '{}'; ls := '{}'; ios := '{}'; cpus := '{}'; busy := '{}';
         unbound := 0; unfitted := 0;
         -- the settings in effect: commit_delay (none when fewer other
         -- clients than commit_siblings run), synchronous_commit
@@ -220,6 +241,7 @@ BEGIN
             unfitted := unfitted + CASE WHEN p.fitted THEN 0 ELSE 1 END;
             xs := xs || p.tps; xa := xa || coalesce(p.tps_alt, p.tps); gs := gs || p.g; ws := ws || p.commit_ms;
             ls := ls || p.latency_ms; ios := ios || p.write_iops; cpus := cpus || p.cpu_share;
+            busy := busy || p.flush_busy;
         END LOOP;
         rounds := cardinality(xs);
         IF why IS NOT NULL OR rounds = 0 THEN
@@ -246,7 +268,9 @@ BEGIN
         SELECT round(exp(avg(ln(x)))::numeric, 3) INTO latency_ms FROM unnest(ls) AS x;
         SELECT round(avg(x)::numeric) INTO write_iops FROM unnest(ios) AS x;
         SELECT round(avg(x)::numeric, 2) INTO cpu_share FROM unnest(cpus) AS x;
-        bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU' WHEN write_iops >= 0.9 * _predict.iops_cap THEN 'the disk'
+        bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU'
+                      WHEN write_iops >= 0.9 * _predict.iops_cap
+                           OR (SELECT avg(x) FROM unnest(busy) AS x) >= 0.9 THEN 'the disk'
                       ELSE 'neither: the commits'' own pace' END;
         basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, n1, unbound, unfitted, cpu_share,
                                             xs IS DISTINCT FROM xa, err);
