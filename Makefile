@@ -68,8 +68,9 @@ endif
 
 all: $(PACER)
 
-$(PACER): src/pacer/walpressure_pacer.c src/pacer/pacer_state.h
-	$(CC) $(PACER_CFLAGS) $(PACER_LDFLAGS) -o $@ $< -ldl
+PACER_SRCS = src/pacer/walpressure_pacer.c src/pacer/pacer_fds.c src/pacer/pacer_clock.c
+$(PACER): $(PACER_SRCS) src/pacer/pacer_state.h src/pacer/pacer_internal.h
+	$(CC) $(PACER_CFLAGS) $(PACER_LDFLAGS) -o $@ $(PACER_SRCS) -ldl
 
 install: install-pacer
 uninstall: uninstall-pacer

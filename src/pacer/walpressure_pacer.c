@@ -28,6 +28,10 @@
  * max(s + k * T, now + floor_ns).  The arrival is taken before the real
  * call, so the real call's own time counts toward the wait.
  *
+ * The calls are here; the fds (what each is, its dirty bytes) are
+ * pacer_fds.c's, the clock (a flush's IOs, the charge, the sleep)
+ * pacer_clock.c's, and what they share pacer_internal.h.
+ *
  * Rules kept throughout: nothing on a call's path allocates, takes a lock or
  * holds anything across a fork (libc's functions are resolved at load); the sleeps loop over EINTR (PostgreSQL's signals
  * must not shorten a flush), wake within 10 ms of a change of settings and
@@ -57,44 +61,11 @@
 #include <unistd.h>
 
 #include "pacer_state.h"
+#include "pacer_internal.h"
 
 #define WP_EXPORT __attribute__((visibility("default")))
 
-#define NS_PER_S		UINT64_C(1000000000)
-
-/* a sleeper looks at the settings this often */
-#define WP_SLICE_NS		(10 * UINT64_C(1000000))
-
-/* the most one call sleeps: a safety bound, counted in waits_bounded */
-#define WP_MAX_WAIT_NS	(10 * NS_PER_S)
-
-/* fds of this process remembered; those above are classified each time */
-#define WP_FD_TABLE		4096
-
-/* what an fd is, for pacing */
-typedef enum WpFdKind
-{
-	WP_FD_UNKNOWN = 0,			/* not looked at under this generation */
-	WP_FD_OTHER,				/* not paced: another filesystem, a pipe, ... */
-	WP_FD_PACED,				/* a file or directory on dev */
-	WP_FD_PACED_SYNC			/* the same, opened O_DSYNC or O_SYNC */
-} WpFdKind;
-
-/*
- * One fd of this process.  Valid while gen equals the state's generation
- * (and close has not cleared it); ino tells a reused fd at each flush.
- */
-typedef struct WpFd
-{
-	uint64_t	gen;
-	uint64_t	ino;
-	uint64_t	dirty;			/* bytes written since the last flush */
-	uint32_t	kind;
-	uint32_t	pad;
-} WpFd;
-
-static WpPacerState *wp_state;	/* attached in the postmaster, inherited */
-static WpFd wp_fds[WP_FD_TABLE];
+WpPacerState *wp_state;			/* attached in the postmaster, inherited */
 
 /* libc's functions, resolved at load (or at first use, if called before) */
 typedef ssize_t (*write_fn) (int, const void *, size_t);
@@ -177,169 +148,6 @@ wp_active(uint64_t *iops)
 		return NULL;
 	*iops = __atomic_load_n(&st->iops, __ATOMIC_ACQUIRE);
 	return *iops == 0 ? NULL : st;
-}
-
-/* CLOCK_MONOTONIC in ns (the vDSO: no system call, signal-safe). */
-static inline uint64_t
-wp_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * NS_PER_S + (uint64_t) ts.tv_nsec;
-}
-
-static inline void
-wp_add(uint64_t *counter, uint64_t n)
-{
-	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
-}
-
-/*
- * What fd is, by fstat (and, for a paced file, fcntl for O_DSYNC): the
- * kind, and its inode in *ino.  An fd fstat cannot read is not paced.
- */
-static WpFdKind
-wp_classify(WpPacerState *st, int fd, uint64_t *ino)
-{
-	struct stat sb;
-	int			flags;
-
-	*ino = 0;
-	if (fstat(fd, &sb) != 0)
-		return WP_FD_OTHER;
-	*ino = (uint64_t) sb.st_ino;
-	if (!(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) ||
-		(uint64_t) sb.st_dev != wp_pacer_get(&st->dev))
-		return WP_FD_OTHER;
-	flags = fcntl(fd, F_GETFL);
-	if (flags != -1 && (flags & O_DSYNC) != 0)
-		return WP_FD_PACED_SYNC;
-	return WP_FD_PACED;
-}
-
-/*
- * fd's entry, current for this generation: looked up in the table (an
- * entry of an older generation, or cleared by close, is classified again,
- * keeping its dirty count if the inode is the same), or for an fd beyond
- * the table, classified into *spare each time.  With verify, the inode is
- * checked even on a current entry (a flush, or a wait, is worth an fstat:
- * an fd closed behind our back, by fclose, may have been reused).
- */
-static WpFd *
-wp_fd(WpPacerState *st, int fd, bool verify, WpFd *spare)
-{
-	uint64_t	gen = __atomic_load_n(&st->generation, __ATOMIC_ACQUIRE);
-	WpFd	   *e;
-	uint64_t	ino;
-	WpFdKind	kind;
-
-	if (fd < 0 || fd >= WP_FD_TABLE)
-	{
-		spare->kind = wp_classify(st, fd, &spare->ino);
-		spare->dirty = 0;
-		spare->gen = gen;
-		return spare;
-	}
-	e = &wp_fds[fd];
-	if (e->gen == gen && e->kind != WP_FD_UNKNOWN && !verify)
-		return e;
-	kind = wp_classify(st, fd, &ino);
-	if (e->gen == 0 || ino != e->ino || kind == WP_FD_OTHER)
-		e->dirty = 0;
-	e->ino = ino;
-	e->kind = kind;
-	e->gen = gen;
-	return e;
-}
-
-/* IOs a flush of `bytes` dirty bytes costs. */
-static inline uint64_t
-wp_flush_ios(WpPacerState *st, uint64_t bytes)
-{
-	uint64_t	per_flush = wp_pacer_get(&st->ios_per_flush);
-	uint64_t	data = (bytes + WP_PACER_IO_BYTES - 1) / WP_PACER_IO_BYTES;
-
-	return (per_flush > 0 ? per_flush - 1 : 0) + (data > 0 ? data : 1);
-}
-
-/*
- * Put k IOs arriving at `arrival` on the clock, in arrival order among
- * every paced process, and return when they complete (with the floor of a
- * flush, when it is one).
- */
-static uint64_t
-wp_charge(WpPacerState *st, uint64_t iops, uint64_t k, uint64_t arrival,
-		  bool flush)
-{
-	uint64_t	cost = k * NS_PER_S / iops;
-	uint64_t	lend = wp_pacer_get(&st->burst) * NS_PER_S / iops;
-	uint64_t	earliest = arrival > lend ? arrival - lend : 0;
-	uint64_t	old = __atomic_load_n(&st->next_ns, __ATOMIC_RELAXED);
-	uint64_t	end;
-	uint64_t	floor_end;
-
-	do
-	{
-		end = (old > earliest ? old : earliest) + cost;
-	} while (!__atomic_compare_exchange_n(&st->next_ns, &old, end, true,
-										  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
-	wp_add(&st->ios_charged, k);
-	if (!flush)
-		return end;
-	wp_add(&st->flushes_paced, 1);
-	floor_end = arrival + wp_pacer_get(&st->floor_ns);
-	return end > floor_end ? end : floor_end;
-}
-
-/*
- * Sleep until `until` on CLOCK_MONOTONIC: in slices of at most 10 ms, over
- * EINTR, ending early when the settings of generation `gen` change or the
- * state is detached, and for at most 10 s.  Counts what it slept.
- */
-static void
-wp_sleep_until(WpPacerState *st, uint64_t until, uint64_t gen)
-{
-	uint64_t	start = wp_now();
-	uint64_t	t = start;
-	uint64_t	slept;
-	uint64_t	longest;
-
-	if (until <= start)
-		return;
-	if (until - start > WP_MAX_WAIT_NS)
-	{
-		until = start + WP_MAX_WAIT_NS;
-		wp_add(&st->waits_bounded, 1);
-	}
-	while (t < until)
-	{
-		uint64_t	slice_end = until - t > WP_SLICE_NS ? t + WP_SLICE_NS : until;
-		struct timespec ts;
-		int			rc;
-
-		ts.tv_sec = (time_t) (slice_end / NS_PER_S);
-		ts.tv_nsec = (long) (slice_end % NS_PER_S);
-		while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
-			;
-		t = wp_now();
-		if (rc != 0)
-			break;
-		if (__atomic_load_n(&st->generation, __ATOMIC_ACQUIRE) != gen ||
-			__atomic_load_n(&wp_state, __ATOMIC_ACQUIRE) != st)
-		{
-			if (t < until)
-				wp_add(&st->waits_woken, 1);
-			break;
-		}
-	}
-	slept = t - start;
-	wp_add(&st->sleep_ns, slept);
-	longest = __atomic_load_n(&st->max_wait_ns, __ATOMIC_RELAXED);
-	while (slept > longest &&
-		   !__atomic_compare_exchange_n(&st->max_wait_ns, &longest, slept, true,
-										__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
 }
 
 /*
@@ -517,7 +325,7 @@ walpressure_pacer_attach(void *state)
 	WpPacerState *st = (WpPacerState *) state;
 
 	__atomic_store_n(&wp_state, NULL, __ATOMIC_RELEASE);
-	memset(wp_fds, 0, sizeof(wp_fds));
+	wp_fds_clear();
 	if (st == NULL)
 		return 0;
 	if (__atomic_load_n(&st->magic, __ATOMIC_ACQUIRE) != WP_PACER_MAGIC ||
@@ -658,14 +466,7 @@ syncfs(int fd)
 	gen = __atomic_load_n(&st->generation, __ATOMIC_ACQUIRE);
 	if (fstat(fd, &sb) == 0 && (uint64_t) sb.st_dev == wp_pacer_get(&st->dev))
 	{
-		for (int i = 0; i < WP_FD_TABLE; i++)
-		{
-			if (wp_fds[i].gen == gen && wp_fds[i].kind >= WP_FD_PACED)
-			{
-				dirty += wp_fds[i].dirty;
-				wp_fds[i].dirty = 0;
-			}
-		}
+		dirty = wp_fds_take_dirty(gen);
 		wp_sleep_until(st, wp_charge(st, iops, wp_flush_ios(st, dirty), arrival, true), gen);
 	}
 	errno = save_errno;
@@ -727,10 +528,6 @@ close(int fd)
 {
 	fd_fn		real = (fd_fn) wp_real(R_CLOSE);
 
-	if (fd >= 0 && fd < WP_FD_TABLE && wp_fds[fd].gen != 0)
-	{
-		wp_fds[fd].gen = 0;
-		wp_fds[fd].dirty = 0;
-	}
+	wp_fd_forget(fd);
 	return real(fd);
 }

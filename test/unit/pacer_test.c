@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * pacer_test.c
- *		Unit test of the paced disk (src/pacer/walpressure_pacer.c) without
+ *		Unit test of the paced disk (src/pacer/: the shim and its parts) without
  *		PostgreSQL: the shim is compiled into this program, so its write,
  *		fdatasync and the rest are the ones every call here reaches, and
  *		the state is shared with forked children through an anonymous
@@ -37,6 +37,8 @@
  *-------------------------------------------------------------------------
  */
 #include "pacer/walpressure_pacer.c"
+#include "pacer/pacer_fds.c"
+#include "pacer/pacer_clock.c"
 
 #include "postgres.h"
 
