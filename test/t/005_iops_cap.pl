@@ -1,6 +1,9 @@
 # The disk cap with a real cgroup (test/run delegates blkio:/walpressure, or
 # the run's own WP_TEST_CGROUP, to the postgres user, and creates the same
 # name with _nodeleg without doing so).
+#
+# Majors: one (test/run runs it on one major only: the cgroup's files and the
+# kernel's throttle, and the disk measured: the same C on every major)
 use strict;
 use warnings;
 

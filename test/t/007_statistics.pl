@@ -3,6 +3,9 @@
 # bench/statistics' to measure), a real effect reads "faster", and an inert
 # commit_delay is diagnosed.  The
 # backend engine: its steady load makes 2 s windows enough to tell.
+#
+# Majors: one (test/run runs it on one major only: the decision rule is SQL
+# and C that no major changes; it runs sweeps of the backend engine)
 use strict;
 use warnings;
 

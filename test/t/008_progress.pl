@@ -1,5 +1,8 @@
 # walpressure.progress while a sweep runs, and the NOTICEs a waiting
 # run_sweep sends during a long step.
+#
+# Majors: one (test/run runs it on one major only: the job slot and its
+# NOTICEs, the same on every major)
 use strict;
 use warnings;
 

@@ -7,6 +7,9 @@
 # crash.  What only a real v2 machine proves (docs/guide/disk-cap.md): that
 # the kernel accepts those writes, throttles, moves the processes, and
 # counts their IOs in io.stat.
+#
+# Majors: one (test/run runs it on one major only: a cgroup v2 hierarchy laid
+# out in a directory: no server code that differs by major)
 use strict;
 use warnings;
 

@@ -5,6 +5,10 @@
 # beyond what the server can do is marked not sustained; a bad rate is
 # refused, with its SQLSTATE and a HINT, before any step runs; the flush
 # cost F0 and the threshold lambda* = 2/F0 come before the first step.
+#
+# Majors: one (test/run runs it on one major only: pgbench's --rate and its
+# per-transaction log, whose format is the same from 15 to 19 (009 reads each
+# major's pgbench))
 use strict;
 use warnings;
 

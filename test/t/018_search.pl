@@ -5,6 +5,9 @@
 # budget of steps and a budget of time, a cancel, a search of the load and
 # of a server-wide setting (put back after), and the refusals before any
 # step.  (The rule after each round is unit-tested: search_rule_test.c.)
+#
+# Majors: one (test/run runs it on one major only: the search's rounds are the
+# coordinator's and the rule's, the same on every major)
 use strict;
 use warnings;
 
