@@ -272,6 +272,7 @@ END;
 CREATE OR REPLACE FUNCTION _fleet_min_version()
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 RETURN '0.7.0';
 
 -- A version as numbers, for comparing ('0.7.0' -> {0,7,0}); NULL when it
@@ -584,7 +585,7 @@ CREATE OR REPLACE PROCEDURE _fleet_run(run_id bigint, servers text[], sweep json
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    n int := cardinality(servers);
+    n int;
     rc text[];              -- each server's session for run_sweep
     wc text[];              -- ... and the one that watches it
     st text[];              -- where each is: connecting, running, or how it ended
@@ -599,11 +600,16 @@ DECLARE
     answer jsonb;
     why text;
     outcome text;
-    interrupted bool := false;
+    interrupted bool;
     round_began timestamptz;
     e_state text; e_msg text; e_detail text; e_hint text;
 BEGIN
+    -- the caller's search_path is never used: pinned first, and again after
+    -- each COMMIT (a procedure that commits cannot have a SET clause, and a
+    -- DECLARE initializer would run before this)
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    n := cardinality(servers);
+    interrupted := false;
     PERFORM walpressure._fleet_disconnect_all();
     INSERT INTO walpressure.fleet_runs (run_id, sweep, servers, lost_after, backend_start)
     VALUES (run_id, sweep, servers, lost_after,
@@ -617,6 +623,7 @@ BEGIN
         cancelling[i] := false;
     END LOOP;
     COMMIT;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 
     LOOP
         PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
@@ -819,6 +826,7 @@ BEGIN
             UPDATE walpressure.fleet_runs r SET status = 'cancelled', finished_at = clock_timestamp()
             WHERE r.run_id = _fleet_run.run_id;
             COMMIT;
+            PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
             RAISE EXCEPTION 'canceling statement due to user request'
                 USING ERRCODE = 'query_canceled',
                       DETAIL = format('Fleet run %s was cancelled: the servers cancel their sweeps as they see their sessions close.', run_id);
@@ -826,11 +834,13 @@ BEGIN
 
         EXIT WHEN NOT ('connecting' = ANY (st) OR 'running' = ANY (st));
         COMMIT;
+        PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     END LOOP;
 
     UPDATE walpressure.fleet_runs r SET status = 'done', finished_at = clock_timestamp()
     WHERE r.run_id = _fleet_run.run_id;
     COMMIT;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
 
