@@ -513,12 +513,6 @@ BEGIN
     SELECT * INTO was FROM walpressure.fleet_servers f WHERE f.server = _fleet_register.server;
     INSERT INTO walpressure.fleet_servers (server) VALUES (_fleet_register.server)
     ON CONFLICT DO NOTHING;
-    IF NOT EXISTS (SELECT FROM pg_foreign_server s, unnest(s.srvoptions) AS o
-                   WHERE s.srvname = _fleet_register.server AND o LIKE 'connect_timeout=%') THEN
-        RAISE NOTICE 'foreign server % has no connect_timeout: while it does not answer, it holds up the start of the others for as long as the kernel tries to connect (minutes)',
-            _fleet_register.server
-            USING HINT = format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''10'');', _fleet_register.server);
-    END IF;
     IF "check" THEN
         BEGIN
             PERFORM walpressure._fleet_connect(conn, _fleet_register.server);

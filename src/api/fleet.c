@@ -56,6 +56,7 @@
 
 #include "compat.h"
 #include "api/arguments.h"
+#include "api/fleet_server.h"
 #include "api/fleet_sweep.h"
 #include "common/worker.h"
 
@@ -82,61 +83,6 @@ wp_fleet_need_dblink(void)
 				 errmsg("the fleet needs the dblink extension in this database"),
 				 errdetail("walpressure reaches the fleet's servers over dblink, through foreign servers and user mappings."),
 				 errhint("CREATE EXTENSION dblink first (it comes with PostgreSQL's contrib modules).")));
-}
-
-/*
- * A foreign server the caller may reach the fleet's way: it exists, the
- * caller may use it, and a user mapping of the caller's own role is there.
- * Returns its oid.
- */
-static Oid
-wp_fleet_server(const char *name)
-{
-	ForeignServer *srv;
-	Oid			role = GetUserId();
-
-	srv = GetForeignServerByName(name, true);
-	if (srv == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("foreign server \"%s\" does not exist", name),
-				 errhint("A server of the fleet is a foreign server: CREATE SERVER %s FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '...', dbname '...', connect_timeout '10'); and a user mapping for the roles that use it.",
-						 quote_identifier(name))));
-
-	/*
-	 * dblink_connect takes a name that is not a foreign server's as a
-	 * connection string: a server whose name could read as one is refused,
-	 * so that dropping it could never turn its name into a destination.
-	 */
-	if (strchr(name, '=') != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_NAME),
-				 errmsg("foreign server \"%s\" has a name the fleet cannot use", name),
-				 errdetail("dblink reads a name with \"=\" in it as a connection string."),
-				 errhint("ALTER SERVER %s RENAME TO a name without \"=\".", quote_identifier(name))));
-	if (wp_foreign_server_aclcheck(srv->serverid, role, ACL_USAGE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for foreign server %s", name),
-				 errhint("Its owner may GRANT USAGE ON FOREIGN SERVER %s TO %s;",
-						 quote_identifier(name), quote_identifier(GetUserNameFromId(role, false)))));
-	if (!SearchSysCacheExists2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(role),
-							   ObjectIdGetDatum(srv->serverid)))
-	{
-		bool		public_mapping = SearchSysCacheExists2(USERMAPPINGUSERSERVER,
-														   ObjectIdGetDatum(InvalidOid),
-														   ObjectIdGetDatum(srv->serverid));
-
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("no user mapping for role \"%s\" on foreign server \"%s\"",
-						GetUserNameFromId(role, false), name),
-				 public_mapping ?
-				 errdetail("The fleet does not use the PUBLIC mapping: through it every role that may use the server would act there as the role it maps to.") : 0,
-				 errhint("CREATE USER MAPPING FOR %s SERVER %s OPTIONS (user '...', password '...'); with a role of that server that has the rights the fleet's work needs there.",
-						 quote_identifier(GetUserNameFromId(role, false)), quote_identifier(name))));
-	}
-	return srv->serverid;
 }
 
 /* Is the server registered in walpressure.fleet_servers?  Inside SPI. */
@@ -219,7 +165,7 @@ wp_fleet_servers_arg(FunctionCallInfo fcinfo, int arg)
 					 errmsg("server \"%s\" is not registered in the fleet", name),
 					 errhint("Register it with SELECT walpressure.fleet_register(%s);",
 							 quote_literal_cstr(name))));
-		(void) wp_fleet_server(name);
+		(void) wp_fleet_server(name, false);
 	}
 	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
 }
@@ -239,7 +185,7 @@ wp_fleet_register(PG_FUNCTION_ARGS)
 	int			nest;
 
 	wp_fleet_need_dblink();
-	(void) wp_fleet_server(name);
+	(void) wp_fleet_server(name, true);
 	SPI_connect();
 	nest = wp_safe_path_begin();
 	if (SPI_execute_with_args("SELECT r FROM walpressure._fleet_register($1, $2) r", 2,

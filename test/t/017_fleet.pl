@@ -553,6 +553,42 @@ $central->psql('postgres', q{CALL walpressure.fleet_run('{"setting": "commit_del
 like($err, qr/server "nosuch" is not registered in the fleet/, 'a server not registered is named');
 is(q0(q{SELECT max(run_id) FROM walpressure.fleet_runs}), '6', 'no refused call left a run behind');
 
+# --- a connection that cannot hold the centre: connect_timeout required and
+# bounded (on 15 dblink_connect waits in PQconnectdb, which no cancel ends)
+q0(qq{CREATE SERVER notimeout FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host '$tmp', port '9', dbname 'postgres')});
+q0(q{CREATE USER MAPPING FOR CURRENT_USER SERVER notimeout OPTIONS (user 'postgres')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
+like($err, qr/ERROR:  foreign server "notimeout" has no connect_timeout\n.*\nHINT:  ALTER SERVER notimeout OPTIONS \(ADD connect_timeout '10'\);/s,
+	'a server without connect_timeout is refused at registration, with the line that adds it');
+q0(q{ALTER SERVER notimeout OPTIONS (ADD connect_timeout '300')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
+like($err, qr/ERROR:  foreign server "notimeout" has a connect_timeout the fleet cannot use\nDETAIL:  It is "300"; the fleet needs a whole number of seconds from 1 to 30/,
+	'and one whose connect_timeout is longer than 30 s');
+is(q0(q{SELECT count(*) FROM walpressure.fleet_servers WHERE server = 'notimeout'}), '0', 'neither is registered');
+# a registered server whose connect_timeout was taken away: refused by name before anything starts
+q0(q{ALTER SERVER dead OPTIONS (DROP connect_timeout)});
+for my $call ("CALL walpressure.fleet_run('$short', ARRAY['a', 'dead'])", q{SELECT * FROM walpressure.fleet_collect(ARRAY['a', 'dead'])})
+{
+	($out, $err) = ('', '');
+	$central->psql('postgres', $call, stderr => \$err);
+	like($err, qr/ERROR:  foreign server "dead" has no connect_timeout/, "refused: $call");
+}
+q0(q{ALTER SERVER dead OPTIONS (ADD connect_timeout '5')});
+# over TCP, registering says how the mapped role's password could be taken
+q0(q{CREATE SERVER tcp1 FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host '127.0.0.1', port '9', dbname 'postgres', connect_timeout '2')});
+q0(q{CREATE USER MAPPING FOR CURRENT_USER SERVER tcp1 OPTIONS (user 'postgres')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('tcp1', false)}, stderr => \$err);
+like($err, qr/NOTICE:  foreign server "tcp1" is reached over TCP without sslmode 'verify-full' and channel_binding 'require'\n.*\nHINT:  ALTER SERVER tcp1 OPTIONS \(ADD sslmode 'verify-full', ADD channel_binding 'require'\);/s,
+	'a server reached over TCP without sslmode verify-full and channel_binding require: a NOTICE, with the line that adds them');
+q0(q{ALTER SERVER tcp1 OPTIONS (ADD sslmode 'verify-full', ADD channel_binding 'require')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('tcp1', false)}, stderr => \$err);
+is($err, '', 'with both, none');
+is(q0(q{SELECT max(run_id) FROM walpressure.fleet_runs}), '6', 'no refused call left a run behind');
+
 # dblink missing: said plainly
 my $bare = new_node('bare');
 ($out, $err) = ('', '');
