@@ -96,12 +96,16 @@ END
 $$;
 
 -- Open connection conn to the foreign server, with the caller's user
--- mapping (dblink reads the server's options and the mapping's).
+-- mapping (dblink reads the server's options and the mapping's).  A
+-- connection that fails is said in one line, cleaned: libpq's message may
+-- hold what the server sent.
 CREATE OR REPLACE FUNCTION _fleet_connect(conn text, server text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    e_state text; e_msg text; e_detail text; e_hint text;
 BEGIN
     -- dblink reads a name that is no foreign server's as a connection string
     IF NOT EXISTS (SELECT FROM pg_foreign_server s WHERE s.srvname = _fleet_connect.server) THEN
@@ -109,8 +113,15 @@ BEGIN
             USING ERRCODE = 'undefined_object';
     END IF;
     PERFORM walpressure._fleet_disconnect(conn);
-    EXECUTE format('SELECT %s.dblink_connect($1, $2)', walpressure._fleet_dblink())
-        USING conn, _fleet_connect.server;
+    BEGIN
+        EXECUTE format('SELECT %s.dblink_connect($1, $2)', walpressure._fleet_dblink())
+            USING conn, _fleet_connect.server;
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
+                                e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
+        RAISE EXCEPTION USING ERRCODE = walpressure._fleet_sqlstate(e_state),
+                              MESSAGE = walpressure._fleet_error(e_msg, e_detail, e_hint);
+    END;
 END
 $$;
 
@@ -128,14 +139,14 @@ BEGIN
     EXECUTE format('SELECT %s.dblink_send_query($1, $2)', d) INTO sent USING conn, sql;
     IF sent IS DISTINCT FROM 1 THEN
         EXECUTE format('SELECT %s.dblink_error_message($1)', d) INTO why USING conn;
-        RAISE EXCEPTION 'could not send a query to the server: %', why
+        RAISE EXCEPTION 'could not send a query to the server: %', walpressure._fleet_line(why)
             USING ERRCODE = 'connection_failure';
     END IF;
 END
 $$;
 
 -- Is conn still working on what was sent?  (It reads what has come, and
--- never waits.)
+-- never waits: dblink_get_result, called when it is not, returns at once.)
 CREATE OR REPLACE FUNCTION _fleet_busy(conn text)
 RETURNS bool
 LANGUAGE plpgsql VOLATILE
@@ -149,39 +160,62 @@ BEGIN
 END
 $$;
 
--- The answer to what was sent on conn: one row of one column, read as
--- jsonb (NULL when no row).  A remote error is raised here with its own
--- SQLSTATE, message, detail and hint; the connection is left ready for the
--- next query.
-CREATE OR REPLACE FUNCTION _fleet_result(conn text)
-RETURNS jsonb
+-- Read what has come on conn for the question out on it, without waiting.
+-- An answer is two reads: its result, then the end of the results (the
+-- server's ReadyForQuery); each is made only once dblink_is_busy says it
+-- is there, since dblink_get_result waits for it with no deadline (a
+-- server that sends a result and never its end held the centre so).  got:
+-- the result was read by an earlier call, and held is it; done: the end
+-- has come too, and the connection takes a next question.  held is
+-- {"answer": the result's one column of its one row, as jsonb}, or for an
+-- error there, or a result that is not one JSON value, {"failure": its
+-- words in one cleaned line, "sqlstate": its SQLSTATE} (_fleet_sqlstate).
+-- A cancel of this session's own (one that dblink did not bring from the
+-- server) goes on as a cancel.
+CREATE OR REPLACE FUNCTION _fleet_poll(conn text, INOUT got bool, INOUT held jsonb, OUT done bool)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     d text := walpressure._fleet_dblink();
-    answer jsonb;
+    j text;
+    e_state text; e_msg text; e_detail text; e_hint text; e_context text;
 BEGIN
-    BEGIN
-        EXECUTE format('SELECT t.j FROM %s.dblink_get_result($1) AS t(j jsonb)', d) INTO answer USING conn;
-    EXCEPTION WHEN OTHERS THEN
-        -- the end of the results, so that the connection takes a next query
+    done := false;
+    got := coalesce(got, false);
+    IF walpressure._fleet_busy(conn) THEN
+        RETURN;
+    END IF;
+    IF NOT got THEN
+        got := true;
         BEGIN
-            EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, false) AS t(j text)', d) USING conn;
-        EXCEPTION WHEN OTHERS THEN
-            NULL;
+            EXECUTE format('SELECT t.j FROM %s.dblink_get_result($1) AS t(j text)', d) INTO j USING conn;
+            held := jsonb_build_object('answer', j::jsonb);
+        EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
+            GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
+                                    e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT,
+                                    e_context = PG_EXCEPTION_CONTEXT;
+            IF e_state = '57014' AND strpos(e_context, 'on dblink connection named') = 0 THEN
+                RAISE;
+            END IF;
+            held := jsonb_build_object('failure', walpressure._fleet_error(e_msg, e_detail, e_hint),
+                                       'sqlstate', walpressure._fleet_sqlstate(e_state));
         END;
-        RAISE;
-    END;
+        IF walpressure._fleet_busy(conn) THEN
+            RETURN;
+        END IF;
+    END IF;
     -- the end of the results: an empty set
-    EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1) AS t(j jsonb)', d) USING conn;
-    RETURN answer;
+    EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1, false) AS t(j text)', d) USING conn;
+    done := true;
 END
 $$;
 
--- Send sql on conn and wait for its answer (_fleet_result), at most
--- within: a server that does not answer raises connection_failure, and
--- never holds up the caller longer than that.
+-- Send sql on conn and wait for its answer (_fleet_poll), at most within
+-- for the whole of it: a server that does not answer, or sends a result
+-- and not its end, raises connection_failure (its connection closed), and
+-- never holds up the caller longer than that.  An error there is raised
+-- here, in one cleaned line, with its SQLSTATE.
 CREATE OR REPLACE FUNCTION _fleet_ask(conn text, sql text, within interval)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
@@ -190,19 +224,38 @@ AS $$
 DECLARE
     deadline timestamptz := clock_timestamp() + within;
     pause float8 := 0.0005;     -- doubled up to 50 ms: a near server's answer is not waited for long
+    got bool := false;
+    held jsonb;
+    done bool;
 BEGIN
     PERFORM walpressure._fleet_send(conn, sql);
-    WHILE walpressure._fleet_busy(conn) LOOP
+    LOOP
+        SELECT p.got, p.held, p.done INTO got, held, done FROM walpressure._fleet_poll(conn, got, held) p;
+        EXIT WHEN done;
         IF clock_timestamp() > deadline THEN
+            PERFORM walpressure._fleet_disconnect(conn);
             RAISE EXCEPTION 'no answer within %', within
                 USING ERRCODE = 'connection_failure';
         END IF;
         PERFORM pg_sleep(pause);
         pause := least(2 * pause, 0.05);
     END LOOP;
-    RETURN walpressure._fleet_result(conn);
+    IF held ? 'failure' THEN
+        RAISE EXCEPTION USING ERRCODE = held->>'sqlstate', MESSAGE = held->>'failure';
+    END IF;
+    RETURN nullif(held->'answer', 'null');
 END
 $$;
+
+-- How long the fleet waits for a server's answer to one of its own small
+-- questions outside a run (who it is, its session's settings, its list of
+-- sweeps: registering, collecting); a sweep's document has the run's
+-- lost_after, or 60 s.
+CREATE OR REPLACE FUNCTION _fleet_quick()
+RETURNS interval
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN interval '10 s';
 
 --
 -- What is asked of a server: fixed texts.
@@ -283,9 +336,9 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN (regexp_match(v, '^(\d{1,6})\.(\d{1,6})(?:\.(\d{1,6}))?'))::int[];
 
--- Why a server that answered `who` (_fleet_identity_sql) cannot take part,
--- or NULL: no walpressure there, an older one, or another cluster than the
--- one registered under that name.
+-- Why a server that answered `who` (_fleet_who) cannot take part, or NULL:
+-- an answer that is not one, no walpressure there, an older one, or another
+-- cluster than the one registered under that name.
 CREATE OR REPLACE FUNCTION _fleet_refusal(server text, who jsonb)
 RETURNS text
 LANGUAGE plpgsql STABLE
@@ -297,7 +350,9 @@ DECLARE
 BEGIN
     SELECT f.system_identifier INTO registered FROM walpressure.fleet_servers f
     WHERE f.server = _fleet_refusal.server;
-    IF who->>'walpressure' IS NULL THEN
+    IF who->>'pid' IS NULL OR coalesce(who->>'system_identifier', '') !~ '^[0-9]{1,20}$' THEN
+        RETURN 'its answer to who it is lacks its backend''s pid or its system identifier: not an answer a PostgreSQL server gives to the fleet''s question';
+    ELSIF who->>'walpressure' IS NULL THEN
         RETURN format('walpressure is not installed in database %s there (as its DBA: CREATE EXTENSION walpressure CASCADE, with walpressure in shared_preload_libraries)',
                       who->>'database');
     ELSIF v IS NULL
@@ -336,32 +391,196 @@ RETURN walpressure._fleet_line(concat_ws(' ', message,
                                          nullif('HINT: ' || hint, 'HINT: ')));
 
 --
--- Gathering.
+-- What comes back from a server: data, each part checked or cleaned before
+-- it reaches a NOTICE, an error, a table or a view.
 --
 
--- Bring sweep remote_id of the server, asked on conn, into this database:
--- export() there, import() here (which checks the document in C), keyed by
--- server and remote id in fleet_sweeps, and the fleet runs that started it
--- told.  Returns its id here; a sweep gathered before is not brought twice.
-CREATE OR REPLACE FUNCTION _fleet_collect_sweep(conn text, server text, remote_id bigint, run_id bigint,
-                                                system_identifier text, within interval)
+-- The SQLSTATE a server's error keeps here: its own, unless it is not one
+-- (five digits or capitals), or one that no handler of the fleet may take
+-- for its own (a cancel, an operator's intervention, an assertion): those
+-- read 38000 (external_routine_exception), so that a server cannot cancel
+-- the fleet run it is part of by sending 57014.
+CREATE OR REPLACE FUNCTION _fleet_sqlstate(state text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN state ~ '^[0-9A-Z]{5}$' AND state !~ '^(57|P0004)' THEN state ELSE '38000' END;
+
+-- A server's answer to who it is (_fleet_identity_sql), as the fleet keeps
+-- it: each text one cleaned line (a database named with ESC, BEL or U+202E
+-- reaches no reader so), the backend's pid a number or NULL, whether the
+-- role may read walpressure.progress true or false.
+CREATE OR REPLACE FUNCTION _fleet_who(answer jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN (SELECT jsonb_build_object(
+            'pid', CASE WHEN jsonb_typeof(a->'pid') = 'number' AND a->>'pid' ~ '^[0-9]{1,9}$'
+                        THEN (a->>'pid')::int END,
+            'role', walpressure._fleet_line(a->>'role'),
+            'database', walpressure._fleet_line(a->>'database'),
+            'server_version', walpressure._fleet_line(a->>'server_version'),
+            'system_identifier', walpressure._fleet_line(a->>'system_identifier'),
+            'walpressure', walpressure._fleet_line(a->>'walpressure'),
+            'progress', coalesce(jsonb_typeof(a->'progress') = 'boolean' AND (a->>'progress')::bool, false))
+        FROM (SELECT CASE WHEN jsonb_typeof(answer) = 'object' THEN answer END AS a) x);
+
+-- A whole number from a server's answer, or NULL.
+CREATE OR REPLACE FUNCTION _fleet_int(v jsonb, digits int)
+RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN jsonb_typeof(v) = 'number' AND v::text ~ ('^[0-9]{1,' || digits || '}$') THEN v::text::bigint END;
+
+-- A time from a server's answer (ISO 8601, as to_jsonb writes one), or NULL.
+CREATE OR REPLACE FUNCTION _fleet_time(v jsonb)
+RETURNS timestamptz
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF jsonb_typeof(v) = 'string'
+       AND (v #>> '{}') ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?([+-][0-9]{2}(:?[0-9]{2})?)?$' THEN
+        RETURN (v #>> '{}')::timestamptz;
+    END IF;
+    RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+    RETURN NULL;      -- a day or an hour out of range
+END
+$$;
+
+-- A server's answer to the watch (_fleet_watch_sql), as the fleet keeps
+-- it: the keys it had among sweep_id, step, steps_done, steps_total
+-- (numbers, or NULL), value, phase (one cleaned line each), estimated_end
+-- (a time, or NULL).
+CREATE OR REPLACE FUNCTION _fleet_progress(answer jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    a jsonb := CASE WHEN jsonb_typeof(answer) = 'object' THEN answer ELSE '{}' END;
+    p jsonb := '{}';
+BEGIN
+    IF a ? 'sweep_id' THEN
+        p := p || jsonb_build_object('sweep_id', walpressure._fleet_int(a->'sweep_id', 18));
+    END IF;
+    FOR k IN 1 .. 3 LOOP
+        IF a ? (ARRAY['step', 'steps_done', 'steps_total'])[k] THEN
+            p := p || jsonb_build_object((ARRAY['step', 'steps_done', 'steps_total'])[k],
+                                         walpressure._fleet_int(a->(ARRAY['step', 'steps_done', 'steps_total'])[k], 9));
+        END IF;
+    END LOOP;
+    IF a ? 'value' THEN
+        p := p || jsonb_build_object('value', walpressure._fleet_line(a->>'value'));
+    END IF;
+    IF a ? 'phase' THEN
+        p := p || jsonb_build_object('phase', walpressure._fleet_line(a->>'phase'));
+    END IF;
+    IF a ? 'estimated_end' THEN
+        p := p || jsonb_build_object('estimated_end', walpressure._fleet_time(a->'estimated_end'));
+    END IF;
+    RETURN p;
+END
+$$;
+
+--
+-- Writing: what the fleet learns of its servers goes into its tables only
+-- through these, texts cleaned.
+--
+
+-- Set columns of a server's row of a fleet run (fleet_members): changes
+-- names each (a JSON null sets NULL), among state, system_identifier,
+-- remote_pid, remote_sweep_id, step, steps_done, steps_total, value, phase,
+-- estimated_end, detail, started_at, last_heard, ended_at.
+CREATE OR REPLACE FUNCTION _fleet_member_set(run_id bigint, server text, changes jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad text;
+BEGIN
+    SELECT string_agg(k, ', ') INTO bad FROM jsonb_object_keys(changes) k
+    WHERE k <> ALL (ARRAY['state', 'system_identifier', 'remote_pid', 'remote_sweep_id', 'step', 'steps_done',
+                          'steps_total', 'value', 'phase', 'estimated_end', 'detail', 'started_at', 'last_heard',
+                          'ended_at']);
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'a fleet run does not set % of its members', bad;
+    END IF;
+    UPDATE walpressure.fleet_members m
+    SET (state, system_identifier, remote_pid, remote_sweep_id, step, steps_done, steps_total, value, phase,
+         estimated_end, detail, started_at, last_heard, ended_at)
+      = (SELECT r.state, walpressure._fleet_line(r.system_identifier), r.remote_pid, r.remote_sweep_id, r.step,
+                r.steps_done, r.steps_total, walpressure._fleet_line(r.value), walpressure._fleet_line(r.phase),
+                r.estimated_end, walpressure._fleet_line(r.detail), r.started_at, r.last_heard, r.ended_at
+         FROM jsonb_populate_record(m, changes) r)
+    WHERE m.run_id = _fleet_member_set.run_id AND m.server = _fleet_member_set.server;
+END
+$$;
+
+-- A fleet run ended: done (every server ended, each its own way) or
+-- cancelled (the call was).
+CREATE OR REPLACE FUNCTION _fleet_run_end(run_id bigint, status text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    UPDATE walpressure.fleet_runs r SET status = _fleet_run_end.status, finished_at = clock_timestamp()
+    WHERE r.run_id = _fleet_run_end.run_id AND r.status = 'running';
+END
+$$;
+
+-- What a registered server answered (who, _fleet_who): its versions, and
+-- its cluster when none was known (a server registered without a check);
+-- one that answers as another cluster was refused before (_fleet_refusal).
+CREATE OR REPLACE FUNCTION _fleet_answered(server text, who jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    UPDATE walpressure.fleet_servers f
+    SET system_identifier = coalesce(f.system_identifier, walpressure._fleet_line(who->>'system_identifier')),
+        server_version = walpressure._fleet_line(who->>'server_version'),
+        walpressure_version = walpressure._fleet_line(who->>'walpressure'),
+        answered_at = clock_timestamp()
+    WHERE f.server = _fleet_answered.server
+      AND (f.system_identifier IS NULL OR f.system_identifier = walpressure._fleet_line(who->>'system_identifier'));
+END
+$$;
+
+-- Sweep remote_id of a server, exported there (doc), into this database:
+-- the document must be that sweep, ended, of the cluster registered under
+-- that name; import() checks it in C and makes it a sweep here, keyed by
+-- the server and its id there in fleet_sweeps (from the sweep's origin),
+-- linked to the fleet run that started it (run_id: one with that server),
+-- whose row of fleet_members gets its id here and its status.  A sweep
+-- gathered before is not brought twice.  Returns its id here.
+CREATE OR REPLACE FUNCTION _fleet_gather(server text, remote_id bigint, run_id bigint, doc jsonb)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    doc jsonb;
+    registered text;
     here bigint;
+    o jsonb;
 BEGIN
+    SELECT f.system_identifier INTO registered FROM walpressure.fleet_servers f
+    WHERE f.server = _fleet_gather.server;
+    IF registered IS NULL THEN
+        RAISE EXCEPTION 'server % has no cluster registered', server
+            USING HINT = format('SELECT walpressure.fleet_register(%L); records the one that answers.', server);
+    END IF;
     SELECT f.sweep_id INTO here FROM walpressure.fleet_sweeps f
-    WHERE f.server = _fleet_collect_sweep.server AND f.remote_sweep_id = remote_id;
+    WHERE f.server = _fleet_gather.server AND f.remote_sweep_id = remote_id;
     IF here IS NULL THEN
-        doc := walpressure._fleet_ask(conn, format('SELECT walpressure.export(%s)', remote_id), within);
-        IF doc IS NULL OR jsonb_typeof(doc) <> 'object' THEN
+        IF jsonb_typeof(doc) IS DISTINCT FROM 'object' THEN
             RAISE EXCEPTION 'export(%) there returned no document', remote_id;
         END IF;
-        -- the document must be that sweep of that cluster, ended
-        IF doc #>> '{server,system_identifier}' IS DISTINCT FROM _fleet_collect_sweep.system_identifier
+        IF doc #>> '{server,system_identifier}' IS DISTINCT FROM registered
            OR doc #>> '{sweep,sweep_id}' IS DISTINCT FROM remote_id::text THEN
             RAISE EXCEPTION 'export(%) there returned another sweep than the one asked for', remote_id;
         END IF;
@@ -369,26 +588,38 @@ BEGIN
             RAISE EXCEPTION 'sweep % there still runs', remote_id;
         END IF;
         here := walpressure.import(doc);
+        -- its key, from what import() made of it
+        SELECT s.origin INTO o FROM walpressure.sweeps s WHERE s.sweep_id = here;
+        IF o->>'system_identifier' IS DISTINCT FROM registered OR o->>'sweep_id' IS DISTINCT FROM remote_id::text THEN
+            RAISE EXCEPTION 'sweep % here is not sweep % of server %', here, remote_id, server;
+        END IF;
         INSERT INTO walpressure.fleet_sweeps (server, remote_sweep_id, remote_started_at, system_identifier,
                                               sweep_id, run_id)
-        VALUES (_fleet_collect_sweep.server, remote_id, (doc #>> '{sweep,started_at}')::timestamptz,
-                _fleet_collect_sweep.system_identifier, here, _fleet_collect_sweep.run_id);
+        SELECT _fleet_gather.server, (o->>'sweep_id')::bigint, s.started_at, o->>'system_identifier', here,
+               (SELECT m.run_id FROM walpressure.fleet_members m
+                WHERE m.run_id = _fleet_gather.run_id AND m.server = _fleet_gather.server)
+        FROM walpressure.sweeps s WHERE s.sweep_id = here;
     END IF;
     -- the fleet run that started it, also when it never heard the sweep's id
     UPDATE walpressure.fleet_members m
     SET remote_sweep_id = remote_id, sweep_id = here, sweep_status = s.status, steps_done = s.steps_done,
         steps_total = s.steps_total
     FROM walpressure.sweeps s
-    WHERE s.sweep_id = here AND m.server = _fleet_collect_sweep.server
+    WHERE s.sweep_id = here AND m.server = _fleet_gather.server
       AND (m.remote_sweep_id = remote_id
-           OR (m.remote_sweep_id IS NULL AND m.run_id = _fleet_collect_sweep.run_id));
+           OR (m.remote_sweep_id IS NULL AND m.run_id = _fleet_gather.run_id));
     RETURN here;
 END
 $$;
 
+--
+-- Gathering.
+--
+
 -- fleet_collect() after its checks: per server, every sweep that ran there
--- (not one imported there), ended, and is not here yet.  A server's
--- failure is its row's; the others go on.
+-- (not one imported there), ended, and is not here yet, exported there and
+-- gathered here (_fleet_gather).  A server's failure is its row's; the
+-- others go on.
 CREATE OR REPLACE FUNCTION _fleet_collect(servers text[])
 RETURNS TABLE (server text, state text, collected int, sweep_ids bigint[], detail text)
 LANGUAGE plpgsql VOLATILE
@@ -396,11 +627,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     conn text := 'walpressure_fleet_collect';
-    within interval := '60 s';
     who jsonb;
     list jsonb;
     e jsonb;
     rid bigint;
+    started timestamptz;
     prev timestamptz;
     here bigint;
     notes text[];
@@ -416,33 +647,40 @@ BEGIN
         notes := '{}';
         BEGIN
             PERFORM walpressure._fleet_connect(conn, servers[i]);
-            who := walpressure._fleet_ask(conn, walpressure._fleet_identity_sql(), within);
+            who := walpressure._fleet_who(walpressure._fleet_ask(conn, walpressure._fleet_identity_sql(),
+                                                                 walpressure._fleet_quick()));
             detail := walpressure._fleet_refusal(servers[i], who);
             IF detail IS NOT NULL THEN
                 state := 'refused';
             ELSE
-                UPDATE walpressure.fleet_servers f
-                SET system_identifier = who->>'system_identifier', server_version = who->>'server_version',
-                    walpressure_version = who->>'walpressure', answered_at = clock_timestamp()
-                WHERE f.server = servers[i];
-                PERFORM walpressure._fleet_ask(conn, walpressure._fleet_session_sql(NULL, within), within);
+                PERFORM walpressure._fleet_answered(servers[i], who);
+                PERFORM walpressure._fleet_ask(conn, walpressure._fleet_session_sql(NULL, '60 s'), walpressure._fleet_quick());
                 list := walpressure._fleet_ask(conn, $q$SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                             'id', s.sweep_id, 'started_at', s.started_at, 'label', s.label) ORDER BY s.sweep_id), '[]')
-                        FROM walpressure.sweeps s WHERE s.status <> 'running' AND s.origin IS NULL$q$, within);
+                        FROM walpressure.sweeps s WHERE s.status <> 'running' AND s.origin IS NULL$q$,
+                                               walpressure._fleet_quick());
+                IF jsonb_typeof(list) IS DISTINCT FROM 'array' THEN
+                    RAISE EXCEPTION 'its list of sweeps is not an array';
+                END IF;
                 FOR e IN SELECT x FROM jsonb_array_elements(list) AS x LOOP
-                    rid := (e->>'id')::bigint;
+                    rid := walpressure._fleet_int(e->'id', 18);
+                    started := walpressure._fleet_time(e->'started_at');
+                    IF rid IS NULL THEN
+                        notes := notes || 'its list of sweeps holds one without an id'::text;
+                        CONTINUE;
+                    END IF;
                     SELECT f.remote_started_at INTO prev FROM walpressure.fleet_sweeps f
                     WHERE f.server = servers[i] AND f.remote_sweep_id = rid;
                     IF FOUND THEN
-                        IF prev IS DISTINCT FROM (e->>'started_at')::timestamptz THEN
+                        IF prev IS DISTINCT FROM started THEN
                             notes := notes || format('sweep %s there started at %s, not at %s as the one gathered before under that id (its sweeps were numbered anew?): delete that row of walpressure.fleet_sweeps to gather it',
-                                                     rid, e->>'started_at', prev);
+                                                     rid, coalesce(started::text, 'an unknown time'), prev);
                         END IF;
                         CONTINUE;
                     END IF;
                     BEGIN
-                        here := walpressure._fleet_collect_sweep(
-                            conn, servers[i], rid,
+                        here := walpressure._fleet_gather(
+                            servers[i], rid,
                             -- the fleet run that started it: by the id it heard, or by
                             -- the label it gave (when it did not live to hear the id)
                             (SELECT m.run_id FROM walpressure.fleet_members m
@@ -450,13 +688,18 @@ BEGIN
                                AND (m.remote_sweep_id = rid
                                     OR (m.remote_sweep_id IS NULL AND e->>'label' = 'fleet run ' || m.run_id))
                              ORDER BY m.remote_sweep_id IS NULL, m.run_id DESC LIMIT 1),
-                            who->>'system_identifier', within);
+                            walpressure._fleet_ask(conn, format('SELECT walpressure.export(%s)', rid), '60 s'));
                         collected := collected + 1;
                         sweep_ids := sweep_ids || here;
                     EXCEPTION WHEN OTHERS THEN
-                        GET STACKED DIAGNOSTICS e_msg = MESSAGE_TEXT, e_detail = PG_EXCEPTION_DETAIL,
-                                                e_hint = PG_EXCEPTION_HINT;
+                        GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
+                                                e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
                         notes := notes || format('sweep %s: %s', rid, walpressure._fleet_error(e_msg, e_detail, e_hint));
+                        IF e_state LIKE '08%' THEN
+                            -- the server is gone: what came before stays
+                            state := 'failed';
+                            EXIT;
+                        END IF;
                     END;
                 END LOOP;
                 detail := nullif(array_to_string(notes, '; '), '');
@@ -475,6 +718,7 @@ BEGIN
                 NULL;
             END;
         END;
+        detail := walpressure._fleet_line(detail);
         RETURN NEXT;
     END LOOP;
 END
@@ -495,16 +739,44 @@ COMMENT ON FUNCTION fleet_collect(text[]) IS
 -- Registering.
 --
 
--- fleet_register() after its checks: the server added (once), and with
--- check, asked what it is.
-CREATE OR REPLACE FUNCTION _fleet_register(server text, "check" bool)
-RETURNS walpressure.fleet_servers
+-- Who answers as the caller's mapping on the foreign server, asked once
+-- (_fleet_who): fleet_register()'s check.
+CREATE OR REPLACE FUNCTION _fleet_ask_who(server text)
+RETURNS jsonb
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     conn text := 'walpressure_fleet_register';
     who jsonb;
+BEGIN
+    BEGIN
+        PERFORM walpressure._fleet_connect(conn, server);
+        who := walpressure._fleet_who(walpressure._fleet_ask(conn, walpressure._fleet_identity_sql(),
+                                                             walpressure._fleet_quick()));
+        PERFORM walpressure._fleet_disconnect(conn);
+    EXCEPTION WHEN OTHERS THEN
+        BEGIN
+            PERFORM walpressure._fleet_disconnect(conn);
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+        RAISE;
+    END;
+    RETURN who;
+END
+$$;
+
+-- fleet_register() after its checks: the server added (once), and when it
+-- was asked, what answered (who, _fleet_who; NULL: not asked), with a
+-- NOTICE for what keeps it from taking part, a cluster that changed, or a
+-- cluster registered under another name too.
+CREATE OR REPLACE FUNCTION _fleet_register(server text, who jsonb)
+RETURNS walpressure.fleet_servers
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
     was walpressure.fleet_servers;
     why text;
     twin text;
@@ -513,26 +785,15 @@ BEGIN
     SELECT * INTO was FROM walpressure.fleet_servers f WHERE f.server = _fleet_register.server;
     INSERT INTO walpressure.fleet_servers (server) VALUES (_fleet_register.server)
     ON CONFLICT DO NOTHING;
-    IF "check" THEN
-        BEGIN
-            PERFORM walpressure._fleet_connect(conn, _fleet_register.server);
-            who := walpressure._fleet_ask(conn, walpressure._fleet_identity_sql(), '60 s');
-            PERFORM walpressure._fleet_disconnect(conn);
-        EXCEPTION WHEN OTHERS THEN
-            BEGIN
-                PERFORM walpressure._fleet_disconnect(conn);
-            EXCEPTION WHEN OTHERS THEN
-                NULL;
-            END;
-            RAISE;
-        END;
+    IF who IS NOT NULL THEN
         IF was.system_identifier IS NOT NULL AND was.system_identifier IS DISTINCT FROM who->>'system_identifier' THEN
             RAISE NOTICE 'server % was registered as system %; it answers as system % now: that cluster is the one registered from here on',
                 _fleet_register.server, was.system_identifier, who->>'system_identifier';
         END IF;
         UPDATE walpressure.fleet_servers f
-        SET system_identifier = who->>'system_identifier', server_version = who->>'server_version',
-            walpressure_version = who->>'walpressure', answered_at = clock_timestamp()
+        SET system_identifier = walpressure._fleet_line(who->>'system_identifier'),
+            server_version = walpressure._fleet_line(who->>'server_version'),
+            walpressure_version = walpressure._fleet_line(who->>'walpressure'), answered_at = clock_timestamp()
         WHERE f.server = _fleet_register.server;
         why := walpressure._fleet_refusal(_fleet_register.server, who);
         IF why IS NOT NULL THEN
@@ -550,8 +811,8 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _fleet_register(text, bool) IS
-'fleet_register() after its checks';
+COMMENT ON FUNCTION _fleet_register(text, jsonb) IS
+'fleet_register() after its checks: the server''s row, with what answered';
 
 CREATE OR REPLACE FUNCTION fleet_register(server text, "check" bool DEFAULT true)
 RETURNS walpressure.fleet_servers
@@ -559,305 +820,7 @@ AS 'MODULE_PATHNAME', 'wp_fleet_register'
 LANGUAGE C STRICT VOLATILE;
 
 COMMENT ON FUNCTION fleet_register(text, bool) IS
-'Add a foreign server to the fleet (the caller needs USAGE on it and a user mapping of its own); with check (the default), connect as that mapping and record the cluster it is (system identifier), its versions, and say what keeps it from taking part (no walpressure, an older one); registering again records the cluster that answers now';
-
---
--- Running.
---
-
--- fleet_run() after its checks: start `statement` (the run_sweep call
--- fleet_run built) on every server at once, each in a session of its own
--- with a second one to watch it, and gather each sweep as it ends.  It
--- commits after each look (twice a second), so that fleet_progress shows
--- where every server is.  A server's failure is its own: one that cannot
--- be reached, lacks walpressure, fails or goes silent (lost_after) is
--- marked so and the others go on.  When this call ends any other way (a
--- cancel, an error, its session's end), every session it opened closes,
--- and each server's run_sweep, seeing its caller gone, cancels its sweep.
-CREATE OR REPLACE PROCEDURE _fleet_run(run_id bigint, servers text[], sweep jsonb, statement text,
-                                       lost_after interval)
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    n int;
-    rc text[];              -- each server's session for run_sweep
-    wc text[];              -- ... and the one that watches it
-    st text[];              -- where each is: connecting, running, or how it ended
-    rpid int[];             -- its backend there that waits in run_sweep
-    rid bigint[];           -- its sweep there, once known
-    sysid text[];
-    watch text[];           -- the watch's question
-    asked timestamptz[];    -- when the watch's question went out (NULL: none out)
-    heard timestamptz[];    -- when it last answered
-    cancelling bool[];
-    who jsonb;
-    answer jsonb;
-    why text;
-    outcome text;
-    interrupted bool;
-    round_began timestamptz;
-    e_state text; e_msg text; e_detail text; e_hint text;
-BEGIN
-    -- the caller's search_path is never used: pinned first, and again after
-    -- each COMMIT (a procedure that commits cannot have a SET clause, and a
-    -- DECLARE initializer would run before this)
-    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-    n := cardinality(servers);
-    interrupted := false;
-    PERFORM walpressure._fleet_disconnect_all();
-    INSERT INTO walpressure.fleet_runs (run_id, sweep, servers, lost_after, backend_start)
-    VALUES (run_id, sweep, servers, lost_after,
-            (SELECT a.backend_start FROM pg_stat_activity a WHERE a.pid = pg_backend_pid()));
-    INSERT INTO walpressure.fleet_members (run_id, server)
-    SELECT _fleet_run.run_id, s FROM unnest(servers) AS s;
-    FOR i IN 1 .. n LOOP
-        rc[i] := format('walpressure_fleet_%s_%s_run', run_id, i);
-        wc[i] := format('walpressure_fleet_%s_%s_watch', run_id, i);
-        st[i] := 'connecting';
-        cancelling[i] := false;
-    END LOOP;
-    COMMIT;
-    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-
-    LOOP
-        PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-        round_began := clock_timestamp();
-        BEGIN
-            -- what fleet_cancel asked, read afresh after each commit
-            FOR i IN 1 .. n LOOP
-                IF st[i] IN ('connecting', 'running') AND NOT cancelling[i]
-                   AND (SELECT m.cancel_requested FROM walpressure.fleet_members m
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i]) THEN
-                    cancelling[i] := true;
-                    IF st[i] = 'connecting' THEN
-                        st[i] := 'cancelled';
-                        UPDATE walpressure.fleet_members m
-                        SET state = 'cancelled', detail = 'cancelled by fleet_cancel() before it started',
-                            ended_at = clock_timestamp()
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                    ELSIF rid[i] IS NOT NULL THEN
-                        IF asked[i] IS NULL THEN
-                            -- cancel_sweep there; run_sweep then returns, and the sweep is gathered
-                            PERFORM walpressure._fleet_send(wc[i], format('SELECT pg_catalog.to_jsonb(walpressure.cancel_sweep(%s))', rid[i]));
-                            asked[i] := clock_timestamp();
-                            UPDATE walpressure.fleet_members m SET detail = 'cancelled by fleet_cancel()'
-                            WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                        ELSE
-                            cancelling[i] := false;     -- its watch is out: at the next look
-                        END IF;
-                    ELSE
-                        -- not started yet (or its watch busy): close its session; run_sweep
-                        -- there cancels the sweep of a caller that is gone
-                        PERFORM walpressure._fleet_disconnect(rc[i]);
-                        PERFORM walpressure._fleet_disconnect(wc[i]);
-                        st[i] := 'cancelled';
-                        UPDATE walpressure.fleet_members m
-                        SET state = 'cancelled', ended_at = clock_timestamp(),
-                            detail = 'cancelled by fleet_cancel(): its session was closed, and the server cancels the sweep of a caller that is gone; fleet_collect() gathers it'
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                    END IF;
-                END IF;
-            END LOOP;
-
-            FOR i IN 1 .. n LOOP
-                CONTINUE WHEN st[i] NOT IN ('connecting', 'running');
-                -- starts take a second of a look at most, then commit (fleet_progress)
-                CONTINUE WHEN st[i] = 'connecting' AND clock_timestamp() - round_began > '1 s';
-                BEGIN
-                    IF st[i] = 'connecting' THEN
-                        -- start: who answers, whether it can take part, its sessions, the call
-                        UPDATE walpressure.fleet_members m SET started_at = clock_timestamp()
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                        PERFORM walpressure._fleet_connect(rc[i], servers[i]);
-                        who := walpressure._fleet_ask(rc[i], walpressure._fleet_identity_sql(), lost_after);
-                        sysid[i] := who->>'system_identifier';
-                        UPDATE walpressure.fleet_members m
-                        SET system_identifier = sysid[i], last_heard = clock_timestamp()
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                        why := walpressure._fleet_refusal(servers[i], who);
-                        IF why IS NOT NULL THEN
-                            st[i] := 'refused';
-                            PERFORM walpressure._fleet_disconnect(rc[i]);
-                            UPDATE walpressure.fleet_members m
-                            SET state = 'refused', detail = why, ended_at = clock_timestamp()
-                            WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                            CONTINUE;
-                        END IF;
-                        UPDATE walpressure.fleet_servers f
-                        SET system_identifier = sysid[i], server_version = who->>'server_version',
-                            walpressure_version = who->>'walpressure', answered_at = clock_timestamp()
-                        WHERE f.server = servers[i];
-                        PERFORM walpressure._fleet_ask(rc[i], walpressure._fleet_session_sql(run_id, lost_after), lost_after);
-                        PERFORM walpressure._fleet_connect(wc[i], servers[i]);
-                        PERFORM walpressure._fleet_ask(wc[i], walpressure._fleet_session_sql(run_id, lost_after), lost_after);
-                        PERFORM walpressure._fleet_send(rc[i], statement);
-                        rpid[i] := (who->>'pid')::int;
-                        watch[i] := walpressure._fleet_watch_sql(rpid[i], (who->>'progress')::bool);
-                        heard[i] := clock_timestamp();
-                        -- the first look at once: the sweep's id, as soon as it has one
-                        PERFORM walpressure._fleet_send(wc[i], watch[i]);
-                        asked[i] := clock_timestamp();
-                        st[i] := 'running';
-                        UPDATE walpressure.fleet_members m
-                        SET state = 'running', remote_pid = rpid[i], last_heard = heard[i]
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-
-                    ELSIF NOT walpressure._fleet_busy(rc[i]) THEN
-                        -- run_sweep there returned: its sweep's id, or its error
-                        outcome := NULL;
-                        BEGIN
-                            answer := walpressure._fleet_result(rc[i]);
-                            rid[i] := (answer #>> '{}')::bigint;
-                        EXCEPTION WHEN OTHERS THEN
-                            GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
-                                                    e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
-                            outcome := walpressure._fleet_error(e_msg, e_detail, e_hint);
-                            st[i] := CASE WHEN e_state LIKE '08%' THEN 'lost' ELSE 'failed' END;
-                        END;
-                        heard[i] := clock_timestamp();
-                        IF rid[i] IS NOT NULL AND st[i] <> 'lost' THEN
-                            UPDATE walpressure.fleet_members m
-                            SET state = 'collecting', remote_sweep_id = rid[i], last_heard = heard[i],
-                                detail = coalesce(outcome, m.detail)
-                            WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                            -- the watch may still be out: gather on the run's own session
-                            PERFORM walpressure._fleet_collect_sweep(rc[i], servers[i], rid[i], run_id, sysid[i], lost_after);
-                            st[i] := 'collected';
-                        END IF;
-                        PERFORM walpressure._fleet_disconnect(rc[i]);
-                        PERFORM walpressure._fleet_disconnect(wc[i]);
-                        UPDATE walpressure.fleet_members m
-                        SET state = st[i], remote_sweep_id = coalesce(rid[i], m.remote_sweep_id),
-                            detail = coalesce(CASE WHEN st[i] = 'lost' THEN 'the connection was lost: ' || outcome ELSE outcome END,
-                                              m.detail),
-                            last_heard = heard[i], ended_at = clock_timestamp()
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-
-                    ELSIF asked[i] IS NOT NULL AND NOT walpressure._fleet_busy(wc[i]) THEN
-                        -- the watch's answer: where the sweep is
-                        answer := walpressure._fleet_result(wc[i]);
-                        asked[i] := NULL;
-                        heard[i] := clock_timestamp();
-                        IF answer ? 'sweep_id' AND jsonb_typeof(answer->'sweep_id') = 'number' THEN
-                            rid[i] := (answer->>'sweep_id')::bigint;
-                        END IF;
-                        UPDATE walpressure.fleet_members m
-                        SET remote_sweep_id = coalesce(rid[i], m.remote_sweep_id), last_heard = heard[i],
-                            step = CASE WHEN answer ? 'step' THEN (answer->>'step')::int ELSE m.step END,
-                            steps_done = CASE WHEN answer ? 'steps_done' THEN (answer->>'steps_done')::int ELSE m.steps_done END,
-                            steps_total = CASE WHEN answer ? 'steps_total' THEN (answer->>'steps_total')::int ELSE m.steps_total END,
-                            value = CASE WHEN answer ? 'value' THEN walpressure._fleet_line(answer->>'value') ELSE m.value END,
-                            phase = CASE WHEN answer ? 'phase' THEN walpressure._fleet_line(answer->>'phase') ELSE m.phase END,
-                            estimated_end = CASE WHEN answer ? 'estimated_end' THEN (answer->>'estimated_end')::timestamptz
-                                                 ELSE m.estimated_end END
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-
-                    ELSIF asked[i] IS NOT NULL AND clock_timestamp() - asked[i] > lost_after THEN
-                        -- silent: a network cut, or a server that hangs
-                        PERFORM walpressure._fleet_disconnect(rc[i]);
-                        PERFORM walpressure._fleet_disconnect(wc[i]);
-                        st[i] := 'lost';
-                        UPDATE walpressure.fleet_members m
-                        SET state = 'lost', remote_sweep_id = coalesce(rid[i], m.remote_sweep_id), ended_at = clock_timestamp(),
-                            detail = format('no answer for %s: the server or the network to it is gone.  The server cancels its sweep itself once it has heard nothing from this session for about as long (its TCP keepalives and tcp_user_timeout give up); fleet_collect() gathers it when the server answers again',
-                                            lost_after)
-                        WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                    END IF;
-
-                    -- the next look, a second after the last answer
-                    IF st[i] = 'running' AND asked[i] IS NULL AND clock_timestamp() - heard[i] >= '1 s' THEN
-                        PERFORM walpressure._fleet_send(wc[i], watch[i]);
-                        asked[i] := clock_timestamp();
-                    END IF;
-                EXCEPTION WHEN OTHERS THEN
-                    GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
-                                            e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
-                    BEGIN
-                        PERFORM walpressure._fleet_disconnect(rc[i]);
-                        PERFORM walpressure._fleet_disconnect(wc[i]);
-                    EXCEPTION WHEN OTHERS THEN
-                        NULL;
-                    END;
-                    why := walpressure._fleet_error(e_msg, e_detail, e_hint);
-                    st[i] := CASE WHEN st[i] = 'connecting' AND e_state LIKE '08%' THEN 'unreachable'
-                                  WHEN e_state LIKE '08%' THEN 'lost'
-                                  ELSE 'failed' END;
-                    UPDATE walpressure.fleet_members m
-                    SET state = st[i], remote_sweep_id = coalesce(rid[i], m.remote_sweep_id),
-                        detail = CASE WHEN st[i] = 'failed' AND rid[i] IS NOT NULL AND m.state = 'collecting' THEN
-                                          format('its sweep %s there ended, but could not be gathered: %s; fleet_collect() tries again', rid[i], why)
-                                      WHEN m.detail IS NOT NULL AND st[i] = 'failed' THEN m.detail || '; ' || why
-                                      ELSE why END,
-                        ended_at = clock_timestamp()
-                    WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-                END;
-            END LOOP;
-
-            IF 'running' = ANY (st) THEN
-                PERFORM pg_sleep(0.5);
-            END IF;
-        EXCEPTION WHEN query_canceled THEN
-            interrupted := true;
-        END;
-
-        IF interrupted THEN
-            -- the CALL was cancelled (Ctrl-C, statement_timeout): close every session;
-            -- each server cancels the sweep of its caller that is gone
-            FOR i IN 1 .. n LOOP
-                CONTINUE WHEN st[i] NOT IN ('connecting', 'running');
-                BEGIN
-                    PERFORM walpressure._fleet_disconnect(rc[i]);
-                    PERFORM walpressure._fleet_disconnect(wc[i]);
-                EXCEPTION WHEN OTHERS THEN
-                    NULL;
-                END;
-                UPDATE walpressure.fleet_members m
-                SET state = 'cancelled', remote_sweep_id = coalesce(rid[i], m.remote_sweep_id), ended_at = clock_timestamp(),
-                    detail = CASE WHEN st[i] = 'connecting' THEN 'the fleet run was cancelled before it started here'
-                                  ELSE 'the fleet run was cancelled: its session here was closed, and the server cancels the sweep of a caller that is gone; fleet_collect() gathers it' END
-                WHERE m.run_id = _fleet_run.run_id AND m.server = servers[i];
-            END LOOP;
-            UPDATE walpressure.fleet_runs r SET status = 'cancelled', finished_at = clock_timestamp()
-            WHERE r.run_id = _fleet_run.run_id;
-            COMMIT;
-            PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-            RAISE EXCEPTION 'canceling statement due to user request'
-                USING ERRCODE = 'query_canceled',
-                      DETAIL = format('Fleet run %s was cancelled: the servers cancel their sweeps as they see their sessions close.', run_id);
-        END IF;
-
-        EXIT WHEN NOT ('connecting' = ANY (st) OR 'running' = ANY (st));
-        COMMIT;
-        PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-    END LOOP;
-
-    UPDATE walpressure.fleet_runs r SET status = 'done', finished_at = clock_timestamp()
-    WHERE r.run_id = _fleet_run.run_id;
-    COMMIT;
-    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-END
-$$;
-
-COMMENT ON PROCEDURE _fleet_run(bigint, text[], jsonb, text, interval) IS
-'fleet_run() after its checks: the run_sweep call it built, started on every server, watched, and each sweep gathered as it ends';
-
-CREATE OR REPLACE PROCEDURE fleet_run(sweep jsonb, servers text[] DEFAULT NULL,
-                                      lost_after interval DEFAULT '60 s', INOUT run_id bigint DEFAULT NULL)
-AS 'MODULE_PATHNAME', 'wp_fleet_run'
-LANGUAGE C;
-
-COMMENT ON PROCEDURE fleet_run(jsonb, text[], interval, bigint) IS
-'CALL it (outside a transaction block) to run the same sweep on each server (every registered one by default) at once: sweep holds run_sweep''s arguments by name (as JSON: setting, vals, clients, duration, ...); each server runs it with its own run_sweep, as the role its user mapping names, with its own checks; fleet_progress shows where each is, and each sweep is gathered here as it ends (fleet_sweeps).  A server that cannot be reached, lacks walpressure, fails, or leaves a question unanswered for lost_after is marked so, and the others go on; when the call ends otherwise (a cancel, its session''s end) every server cancels its sweep.  Returns the run''s id';
-
--- fleet_cancel(): the session that runs the fleet run cancels those sweeps
--- at its next look.
-CREATE OR REPLACE FUNCTION fleet_cancel(run_id bigint, servers text[] DEFAULT NULL)
-RETURNS int
-AS 'MODULE_PATHNAME', 'wp_fleet_cancel'
-LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION fleet_cancel(bigint, text[]) IS
-'Ask the session that runs a fleet run to cancel its sweeps on those servers (all by default): within a second it calls cancel_sweep there, and the sweep, cancelled with the steps it finished, is gathered; only the role that started the run (or one with its privileges) may; returns how many servers were asked';
+'Add a foreign server to the fleet (the caller needs USAGE on it and a user mapping of its own, and the server a connect_timeout); with check (the default), connect as that mapping and record the cluster it is (system identifier), its versions, and say what keeps it from taking part (no walpressure, an older one); registering again records the cluster that answers now';
 
 --
 -- Watching and reading.
@@ -1030,11 +993,8 @@ COMMENT ON FUNCTION fleet_compare(bigint, text) IS
 'Every server''s sweep of a fleet run against one server''s (against; by default the first by name), value by value, through compare(): tps of each, the ratio with its 95% interval and the verdict; a NOTICE per pair names what else differs (the server, CPUs, WAL disk, versions, settings)';
 
 REVOKE ALL ON FUNCTION fleet_register(text, bool) FROM PUBLIC;
-REVOKE ALL ON FUNCTION _fleet_register(text, bool) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE fleet_run(jsonb, text[], interval, bigint) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE _fleet_run(bigint, text[], jsonb, text, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _fleet_register(text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _fleet_ask_who(text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION fleet_collect(text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _fleet_collect(text[]) FROM PUBLIC;
-REVOKE ALL ON FUNCTION _fleet_collect_sweep(text, text, bigint, bigint, text, interval) FROM PUBLIC;
-REVOKE ALL ON FUNCTION fleet_cancel(bigint, text[]) FROM PUBLIC;
 GRANT SELECT ON fleet_servers, fleet_runs, fleet_members, fleet_sweeps, fleet_progress, fleet_reading TO pg_monitor;

@@ -48,6 +48,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
@@ -179,7 +180,9 @@ Datum
 wp_fleet_register(PG_FUNCTION_ARGS)
 {
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	Datum		args[2] = {PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)};
+	bool		check = PG_GETARG_BOOL(1);
+	Datum		args[2] = {PG_GETARG_DATUM(0), (Datum) 0};
+	char		nulls[2] = {' ', 'n'};
 	Datum		row;
 	bool		isnull;
 	int			nest;
@@ -188,8 +191,19 @@ wp_fleet_register(PG_FUNCTION_ARGS)
 	(void) wp_fleet_server(name, true);
 	SPI_connect();
 	nest = wp_safe_path_begin();
+	if (check)
+	{
+		/* who answers, asked as the caller's own mapping */
+		if (SPI_execute_with_args("SELECT walpressure._fleet_ask_who($1)", 1, (Oid[]) {TEXTOID}, args,
+								  NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not ask the server who it is");
+		args[1] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull)
+			args[1] = datumCopy(args[1], false, -1);
+		nulls[1] = isnull ? 'n' : ' ';
+	}
 	if (SPI_execute_with_args("SELECT r FROM walpressure._fleet_register($1, $2) r", 2,
-							  (Oid[]) {TEXTOID, BOOLOID}, args, NULL, false, 1) != SPI_OK_SELECT ||
+							  (Oid[]) {TEXTOID, JSONBOID}, args, nulls, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not register the server");
 	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
