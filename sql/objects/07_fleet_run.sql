@@ -373,13 +373,10 @@ DECLARE
     interrupted bool;
 BEGIN
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    PERFORM walpressure._fleet_in_call(run_id);
     interrupted := false;
     PERFORM walpressure._fleet_disconnect_all();
-    INSERT INTO walpressure.fleet_runs (run_id, sweep, servers, lost_after, backend_start)
-    VALUES (run_id, sweep, servers, lost_after,
-            (SELECT a.backend_start FROM pg_stat_activity a WHERE a.pid = pg_backend_pid()));
-    INSERT INTO walpressure.fleet_members (run_id, server)
-    SELECT _fleet_run.run_id, x FROM unnest(servers) AS x;
+    -- (its rows were made by fleet_run(), for this session)
     FOR i IN 1 .. cardinality(servers) LOOP
         s[i] := '{"state": "connecting", "need": "run"}';
     END LOOP;

@@ -4,20 +4,26 @@
  *		The fleet's entry points: fleet_register(), fleet_run(),
  *		fleet_collect() and fleet_cancel().  What they are given is checked
  *		here, in C, as the caller, before any server is contacted; the work
- *		is then the SQL of sql/objects/07_fleet.sql, over dblink, run through
+ *		is then the SQL of sql/objects/07_fleet*.sql, over dblink, run through
  *		SPI as the caller.
  *
- * The security of the fleet rests on three rules, each enforced here:
+ * The security of the fleet rests on four rules, each enforced here:
  *
  *	- A server is reached only through a foreign server the caller may use
- *	  (USAGE) and a user mapping of the caller's own role, never PUBLIC's:
- *	  dblink then connects as the remote role that mapping names, with its
- *	  password (dblink refuses a non-superuser a connection that used none),
- *	  and every function of the fleet runs as its caller (no SECURITY
+ *	  (USAGE) and a user mapping of the caller's own role, never PUBLIC's
+ *	  (fleet_server.c): dblink then connects as the remote role that mapping
+ *	  names, with its password (dblink refuses a non-superuser a connection
+ *	  that used none), and the fleet's SQL runs as its caller (no SECURITY
  *	  DEFINER anywhere), so no role can reach a server through a mapping
- *	  that is not its own.  walpressure stores no password and builds no
+ *	  that is not its own, and no connection is made as a superuser for a
+ *	  role that is not one.  walpressure stores no password and builds no
  *	  connection string: dblink reads the foreign server's options and the
  *	  mapping's.
+ *	- The fleet's rows are written as the extension's owner, only after the
+ *	  caller's authority over them is checked in C (fleet_rows.c): a run's
+ *	  rows by the call that runs it, what a server answered for a server
+ *	  the caller may reach, a cancel by a role with the run's starter's
+ *	  privileges.  An operator needs no right on the tables but reading.
  *	- On each server the sweep is that server's run_sweep, called by the
  *	  mapped role: it checks every argument and every right there, as it
  *	  does for a sweep started in psql.  Starting a fleet's sweeps thus
@@ -57,6 +63,7 @@
 
 #include "compat.h"
 #include "api/arguments.h"
+#include "api/fleet_rows.h"
 #include "api/fleet_server.h"
 #include "api/fleet_sweep.h"
 #include "common/worker.h"
@@ -202,12 +209,8 @@ wp_fleet_register(PG_FUNCTION_ARGS)
 			args[1] = datumCopy(args[1], false, -1);
 		nulls[1] = isnull ? 'n' : ' ';
 	}
-	if (SPI_execute_with_args("SELECT r FROM walpressure._fleet_register($1, $2) r", 2,
-							  (Oid[]) {TEXTOID, JSONBOID}, args, nulls, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not register the server");
-	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	row = SPI_datumTransfer(row, false, -1);
+	/* the row, as the extension's owner: for a server the caller may reach */
+	row = wp_fleet_record_server(args[0], args[1], nulls[1] == ' ');
 	wp_safe_path_end(nest);
 	SPI_finish();
 	PG_RETURN_DATUM(row);
@@ -232,7 +235,6 @@ wp_fleet_run(PG_FUNCTION_ARGS)
 	Datum		servers;
 	int64		run_id;
 	char	   *statement;
-	bool		isnull;
 	ParamListInfo params;
 	SPIExecuteOptions opts = {0};
 	Oid			types[5] = {INT8OID, TEXTARRAYOID, JSONBOID, TEXTOID, INTERVALOID};
@@ -272,11 +274,10 @@ wp_fleet_run(PG_FUNCTION_ARGS)
 	SPI_connect_ext(SPI_OPT_NONATOMIC);
 	nest = wp_safe_path_begin();
 	servers = wp_fleet_servers_arg(fcinfo, 1);
-	if (SPI_execute("SELECT nextval('walpressure.fleet_runs_run_id_seq')", false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not number the fleet run");
-	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	run_id = wp_fleet_next_run_id();
 	statement = wp_fleet_statement(sweep, run_id);
+	/* its rows, as the extension's owner, for the caller in this session */
+	wp_fleet_insert_run(run_id, JsonbPGetDatum(sweep), servers, IntervalPGetDatum(lost));
 	/* (the procedure commits: it sets its own search_path in each transaction) */
 	wp_safe_path_end(nest);
 
@@ -295,8 +296,19 @@ wp_fleet_run(PG_FUNCTION_ARGS)
 	}
 	opts.params = params;
 	opts.allow_nonatomic = true;
-	if (SPI_execute_extended("CALL walpressure._fleet_run($1, $2, $3, $4, $5)", &opts) != SPI_OK_UTILITY)
-		elog(ERROR, "could not run the fleet");
+	/* as the caller (dblink connects with its own mapping); the rows this run
+	 * learns written through the gates of fleet_rows.c, for this run only */
+	wp_fleet_scope_enter(WP_FLEET_RUN, run_id);
+	PG_TRY();
+	{
+		if (SPI_execute_extended("CALL walpressure._fleet_run($1, $2, $3, $4, $5)", &opts) != SPI_OK_UTILITY)
+			elog(ERROR, "could not run the fleet");
+	}
+	PG_FINALLY();
+	{
+		wp_fleet_scope_leave();
+	}
+	PG_END_TRY();
 	SPI_finish();
 
 	/* the INOUT run_id, as a procedure's output: one record */
@@ -325,9 +337,18 @@ wp_fleet_collect(PG_FUNCTION_ARGS)
 	SPI_connect();
 	nest = wp_safe_path_begin();
 	servers = wp_fleet_servers_arg(fcinfo, 0);
-	if (SPI_execute_with_args("SELECT * FROM walpressure._fleet_collect($1)", 1,
-							  (Oid[]) {TEXTARRAYOID}, &servers, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not collect");
+	wp_fleet_scope_enter(WP_FLEET_COLLECT, 0);
+	PG_TRY();
+	{
+		if (SPI_execute_with_args("SELECT * FROM walpressure._fleet_collect($1)", 1,
+								  (Oid[]) {TEXTARRAYOID}, &servers, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not collect");
+	}
+	PG_FINALLY();
+	{
+		wp_fleet_scope_leave();
+	}
+	PG_END_TRY();
 	wp_spi_rows_out(rsinfo);
 	wp_safe_path_end(nest);
 	SPI_finish();
@@ -345,8 +366,6 @@ Datum
 wp_fleet_cancel(PG_FUNCTION_ARGS)
 {
 	int64		run_id = PG_GETARG_INT64(0);
-	Datum		args[2];
-	char		nulls[2] = {' ', ' '};
 	char	   *run_by;
 	char	   *status;
 	bool		alive;
@@ -389,19 +408,8 @@ wp_fleet_cancel(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("fleet run " INT64_FORMAT " is not running: it is %s", run_id, status),
 				 errhint("walpressure.fleet_progress shows what became of each server.")));
-	args[0] = Int64GetDatum(run_id);
-	if (PG_ARGISNULL(1))
-		nulls[1] = 'n';
-	else
-		args[1] = PG_GETARG_DATUM(1);
-	if (SPI_execute_with_args("WITH asked AS (UPDATE walpressure.fleet_members SET cancel_requested = true "
-							  "WHERE run_id = $1 AND ($2 IS NULL OR server = ANY ($2)) "
-							  "AND state IN ('connecting', 'running') RETURNING 1) "
-							  "SELECT count(*) FROM asked",
-							  2, (Oid[]) {INT8OID, TEXTARRAYOID}, args, nulls, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not ask for the cancel");
-	n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/* the request, as the extension's owner: the caller may cancel this run */
+	n = wp_fleet_ask_cancel(run_id, PG_ARGISNULL(1) ? (Datum) 0 : PG_GETARG_DATUM(1), PG_ARGISNULL(1));
 	wp_safe_path_end(nest);
 	SPI_finish();
 	PG_RETURN_INT32((int32) n);

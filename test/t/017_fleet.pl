@@ -501,14 +501,21 @@ write_file($hba, "local all regress_remote_weak scram-sha-256\n" . slurp_file($h
 $a->reload;
 $a->safe_psql('postgres', q{SET password_encryption = 'scram-sha-256'; CREATE ROLE regress_remote_weak LOGIN PASSWORD 'weak secret'});
 $a->safe_psql('postgres', 'GRANT USAGE ON SCHEMA walpressure TO regress_remote_weak');
-q0(q{CREATE ROLE regress_fleet_runner LOGIN;
-     GRANT USAGE ON SCHEMA walpressure TO regress_fleet_runner;
-     GRANT EXECUTE ON PROCEDURE walpressure.fleet_run(jsonb, text[], interval, bigint),
-                      walpressure._fleet_run(bigint, text[], jsonb, text, interval) TO regress_fleet_runner;
-     GRANT SELECT, INSERT, UPDATE ON walpressure.fleet_runs, walpressure.fleet_members, walpressure.fleet_servers TO regress_fleet_runner;
-     GRANT SELECT, INSERT ON walpressure.fleet_sweeps TO regress_fleet_runner;
-     GRANT USAGE ON SEQUENCE walpressure.fleet_runs_run_id_seq TO regress_fleet_runner;
-     GRANT USAGE ON FOREIGN SERVER a, c TO regress_fleet_runner;
+# the grants docs/guide/fleet.md gives an operator: EXECUTE, reading, no table write
+sub grant_operator
+{
+	my ($role) = @_;
+	q0(qq{GRANT USAGE ON SCHEMA walpressure TO $role;
+          GRANT EXECUTE ON PROCEDURE walpressure.fleet_run(jsonb, text[], interval, bigint),
+                                     walpressure._fleet_run(bigint, text[], jsonb, text, interval) TO $role;
+          GRANT EXECUTE ON FUNCTION walpressure.fleet_register(text, bool), walpressure.fleet_collect(text[]),
+                                    walpressure._fleet_collect(text[]), walpressure.fleet_cancel(bigint, text[]) TO $role;
+          GRANT SELECT ON walpressure.fleet_servers, walpressure.fleet_runs, walpressure.fleet_members,
+                          walpressure.fleet_sweeps, walpressure.fleet_progress TO $role});
+}
+q0(q{CREATE ROLE regress_fleet_runner LOGIN});
+grant_operator('regress_fleet_runner');
+q0(q{GRANT USAGE ON FOREIGN SERVER a, c TO regress_fleet_runner;
      CREATE USER MAPPING FOR regress_fleet_runner SERVER a OPTIONS (user 'regress_remote_weak', password 'weak secret');
      CREATE USER MAPPING FOR PUBLIC SERVER c OPTIONS (user 'postgres')});
 ($out, $err) = ('', '');
@@ -900,6 +907,71 @@ is(q0(q{SELECT count(*) || ' ' || (SELECT is_called FROM trojan.calls) FROM troj
 	'none of the attacker\'s exact-type functions ran (cardinality(text[]), format(text, bigint), unnest(text[]), array_to_string(text[], text), jsonb_build_object(text, text), text || bigint)');
 is(q0(q{SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_trojan'}), 'f', 'and their author is no superuser');
 kill 'TERM', -$_ for values %fake;
+
+# --- operators: with the guide's grants (EXECUTE, reading) an operator
+# runs the fleet end to end, writes no table of it but through its
+# functions, and cannot cancel or take over another's run
+my $chba = $c->data_dir . '/pg_hba.conf';
+write_file($chba, "local all regress_remote_sweeper scram-sha-256\n" . slurp_file($chba));
+$c->reload;
+$c->safe_psql('postgres', q{SET password_encryption = 'scram-sha-256';
+                            CREATE ROLE regress_remote_sweeper LOGIN PASSWORD 'sweeper secret';
+                            SELECT walpressure.grant_sweeper('regress_remote_sweeper', engine => 'backend')});
+q0(q{CREATE ROLE regress_fleet_op LOGIN; CREATE ROLE regress_fleet_other LOGIN});
+grant_operator($_) for ('regress_fleet_op', 'regress_fleet_other');
+q0(q{GRANT USAGE ON FOREIGN SERVER c TO regress_fleet_op, regress_fleet_other;
+     CREATE USER MAPPING FOR regress_fleet_op SERVER c OPTIONS (user 'regress_remote_sweeper', password 'sweeper secret')});
+sub as_role
+{
+	my ($role, $sql) = @_;
+	my ($o, $e) = ('', '');
+	$central->psql('postgres', $sql, stdout => \$o, stderr => \$e, extra_params => [ '-U', $role ]);
+	return ($o, $e);
+}
+for my $w (q{UPDATE walpressure.fleet_members SET cancel_requested = true},
+	q{UPDATE walpressure.fleet_runs SET run_by = current_user},
+	q{UPDATE walpressure.fleet_servers SET system_identifier = '1'},
+	q{INSERT INTO walpressure.fleet_sweeps VALUES ('c', 999, now(), '1', 1, NULL)},
+	q{INSERT INTO walpressure.sweeps (sweep_id, setting, vals) VALUES (999, 'commit_delay', '{0}')},
+	q{INSERT INTO walpressure.steps (sweep_id, step) VALUES (1, 999)},
+	q{SELECT nextval('walpressure.fleet_runs_run_id_seq')})
+{
+	($out, $err) = as_role('regress_fleet_op', $w);
+	like($err, qr/ERROR:  permission denied for (table|sequence)/, "an operator cannot: $w");
+}
+($out, $err) = as_role('regress_fleet_op', q{SELECT server FROM walpressure.fleet_register('c')});
+is($out, 'c', 'an operator registers a server it may use');
+$before = q0(q{SELECT max(run_id) FROM walpressure.fleet_runs});
+$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['c'])", psql => [ '-At', '-U', 'regress_fleet_op' ]);
+ok(poll($central, qq{SELECT count(*) = 1 FROM walpressure.fleet_progress WHERE run_id > $before AND state = 'running'}),
+	'and runs a sweep there');
+my $oprun = q0(qq{SELECT run_id FROM walpressure.fleet_runs WHERE run_id > $before});
+# another operator, meanwhile
+for my $try ([ "SELECT walpressure.fleet_cancel($oprun)", qr/permission denied to cancel fleet run $oprun/ ],
+	[ "SELECT walpressure._fleet_member_set($oprun, 'c', '{\"state\": \"cancelled\"}')", qr/fleet run $oprun is not run by this call/ ],
+	[ "SELECT walpressure._fleet_run_end($oprun, 'cancelled')", qr/fleet run $oprun is not run by this call/ ],
+	[ "CALL walpressure._fleet_run($oprun, ARRAY['c'], '{}', 'SELECT 1', '5 s')", qr/fleet run $oprun is not run by this call/ ],
+	[ "SELECT walpressure._fleet_gather('c', 1, $oprun, '{}')", qr/recorded only by fleet_run\(\) and fleet_collect\(\)/ ],
+	[ "SELECT walpressure._fleet_answered('c', '{}')", qr/recorded only by fleet_run\(\) and fleet_collect\(\)/ ],
+	[ "SELECT walpressure._fleet_write_member($oprun, 'c', '{\"state\": \"cancelled\"}')", qr/permission denied for function _fleet_write_member/ ],
+	[ "SELECT walpressure._fleet_write_cancel($oprun, NULL)", qr/permission denied for function _fleet_write_cancel/ ])
+{
+	($out, $err) = as_role('regress_fleet_other', $try->[0]);
+	like($err, $try->[1], "another operator cannot cancel or take over its run: $try->[0]");
+}
+# the operator itself, from another session, no more
+($out, $err) = as_role('regress_fleet_op', "SELECT walpressure._fleet_member_set($oprun, 'c', '{\"detail\": \"forged\"}')");
+like($err, qr/fleet run $oprun is not run by this call/, 'nor the operator itself from another session');
+($out, $err) = $run->finish;
+chomp $out;
+is("$out|$err", "$oprun|", 'the operator\'s run ends, untouched');
+is(q0(qq{SELECT state || ' ' || sweep_status || ' ' || coalesce(detail, '') || ' ' || run_by FROM walpressure.fleet_progress WHERE run_id = $oprun}),
+	'collected done  regress_fleet_op', 'its sweep gathered, done, as its operator\'s');
+is(q0(qq{SELECT s.run_by || ' ' || (SELECT count(*) FROM walpressure.steps st WHERE st.sweep_id = s.sweep_id)
+         FROM walpressure.fleet_sweeps f JOIN walpressure.sweeps s USING (sweep_id) WHERE f.run_id = $oprun}),
+	'regress_remote_sweeper 4', 'with its steps here, run as the mapped role there');
+($out, $err) = as_role('regress_fleet_op', q{SELECT state || ' ' || collected FROM walpressure.fleet_collect(ARRAY['c'])});
+is("$out|$err", 'collected 0|', 'an operator collects, and nothing comes twice');
 
 # dblink missing: said plainly
 my $bare = new_node('bare');
