@@ -25,7 +25,7 @@ SQL_SOURCES = $(srcdir)/walpressure.control $(srcdir)/sql/assemble $(srcdir)/sql
 DATA_built = walpressure--$(EXTVERSION).sql $(foreach v,$(UPDATE_FROM),walpressure--$(v)--$(EXTVERSION).sql)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 
-REGRESS = live samples privileges sweep_errors iops_cap statistics security search_predict pinned_path
+REGRESS = live samples privileges sweep_errors iops_cap statistics security search_predict pinned_path fleet
 # the regression suites' inputs and outputs: test/regress/sql, test/regress/expected
 REGRESS_OPTS = --inputdir=$(srcdir)/test/regress --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 

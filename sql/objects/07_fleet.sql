@@ -455,7 +455,7 @@ $$;
 -- it: the keys it had among sweep_id, step, steps_done, steps_total
 -- (numbers, or NULL), value, phase (one cleaned line each), estimated_end
 -- (a time, or NULL).
-CREATE OR REPLACE FUNCTION _fleet_progress(answer jsonb)
+CREATE OR REPLACE FUNCTION _fleet_watched(answer jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

@@ -225,7 +225,7 @@ BEGIN
                                        'wq', 'watch', 'wat', clock_timestamp());
     END IF;
     -- where its sweep is
-    p := walpressure._fleet_progress(nullif(held->'answer', 'null'));
+    p := walpressure._fleet_watched(nullif(held->'answer', 'null'));
     s := s || jsonb_strip_nulls(jsonb_build_object('rid', p->'sweep_id'));
     PERFORM walpressure._fleet_member_set(run_id, server, (p - 'sweep_id') || jsonb_strip_nulls(jsonb_build_object(
         'remote_sweep_id', s->'rid', 'last_heard', s->'heard')));
