@@ -44,11 +44,17 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us', '_threshold_side',
     '_threshold_text', '_threshold_reading', '_rate_answer', 'predict', '_predict', '_mva_predict',
     '_flush_floor', '_in_effect',
-    'fleet_register', '_fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
-    '_fleet_collect_sweep', 'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
-    '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_result', '_fleet_ask',
-    '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version', '_fleet_version',
-    '_fleet_refusal', '_fleet_line', '_fleet_error']);
+    'fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
+    'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
+    '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_poll', '_fleet_ask',
+    '_fleet_quick', '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version',
+    '_fleet_version', '_fleet_refusal', '_clean_line', '_fleet_line', '_fleet_error', '_fleet_sqlstate',
+    '_fleet_who', '_fleet_int', '_fleet_time', '_fleet_watched', '_fleet_ask_who',
+    '_fleet_in_call', '_fleet_member_set', '_fleet_run_end', '_fleet_answered', '_fleet_gather',
+    '_fleet_write_run', '_fleet_write_cancel', '_fleet_write_member', '_fleet_write_run_end',
+    '_fleet_write_answered', '_fleet_write_sweep', '_fleet_write_server',
+    '_fleet_conn', '_fleet_start', '_fleet_end', '_fleet_cancel_asked', '_fleet_run_answer',
+    '_fleet_watch_answer', '_fleet_look', '_fleet_abandon', '_fleet_pause']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
