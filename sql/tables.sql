@@ -55,7 +55,9 @@ CREATE TABLE sweeps (
     search_range text,
     search_resolution text,
     search_stop text,
-    search_found int
+    search_found int,
+    disk text CHECK (disk IN ('paced', 'throttle')),
+    flush_floor_ms float8
 );
 
 CREATE TABLE steps (
@@ -129,6 +131,7 @@ CREATE TABLE steps (
     transactions_skipped bigint,
     commit_avg_ms float8,
     commit_p99_ms float8,
+    disk text CHECK (disk IN ('paced', 'throttle')),
     PRIMARY KEY (sweep_id, step)
 );
 

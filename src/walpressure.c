@@ -33,6 +33,7 @@
 #include "restore/restore.h"
 #include "system/alter_system.h"
 #include "system/cgroup.h"
+#include "system/paced_disk.h"
 
 PG_MODULE_MAGIC;
 
@@ -56,6 +57,7 @@ wp_shmem_request(void)
 	RequestAddinShmemSpace(MAXALIGN(wp_clients_shmem_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_settings_probe_shmem_size()));
 	RequestAddinShmemSpace(MAXALIGN(wp_restore_shmem_size()));
+	RequestAddinShmemSpace(MAXALIGN(wp_paced_shmem_size()));
 	RequestNamedLWLockTranche("walpressure", 2);
 }
 
@@ -86,6 +88,8 @@ wp_shmem_startup(void)
 	wp_settings_probe_shmem_init(block, found);
 	block = ShmemInitStruct("walpressure restore", wp_restore_shmem_size(), &found);
 	wp_restore_shmem_init(block, found);
+	block = ShmemInitStruct("walpressure paced disk", wp_paced_shmem_size(), &found);
+	wp_paced_shmem_init(block, found);
 	LWLockRelease(AddinShmemInitLock);
 
 	if (!IsUnderPostmaster)
@@ -151,7 +155,7 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
-	/* read by the SQL of the decision (sql/objects/03_decision.sql) */
+	/* read by the SQL of the decision (sql/objects/decision/rule.sql) */
 	DefineCustomRealVariable("walpressure.equivalence_margin",
 							 "Two values whose tps ratio's 95% interval lies within this many percent of 1 read the same (equivalent).",
 							 "The margin of the equivalence verdict of results, best, report, compare and repeats => 'auto'.",

@@ -48,6 +48,8 @@ WB_PG_CONFIG_GIVEN=${PG_CONFIG:-}
 . "$WB_LIB/cluster.sh"
 # shellcheck source=bench/lib/hand.sh
 . "$WB_LIB/hand.sh"
+# shellcheck source=bench/lib/sweeps.sh
+. "$WB_LIB/sweeps.sh"
 # shellcheck source=bench/lib/stats.sh
 . "$WB_LIB/stats.sh"
 # shellcheck source=bench/lib/provenance.sh

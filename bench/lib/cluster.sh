@@ -3,12 +3,22 @@
 # $dir, $port), run as postgres; the IOPS cap and the cgroups.  Sourced by
 # bench/lib/bench.sh.
 
-# wb_cluster_new ['NAME = VALUE'...]: a fresh cluster in $data (after
-# stopping the bench's own if it runs) with walpressure preloaded, the
+WB_PACER=0         # start the cluster with the paced disk's library (wb_cluster_new --pacer)
+WB_START_WRAP=()   # the command wb_start started it through, which wb_restart uses again
+WB_PACER_ENV=()
+
+# wb_cluster_new [--pacer] ['NAME = VALUE'...]: a fresh cluster in $data
+# (after stopping the bench's own if it runs) with walpressure preloaded, the
 # throwaway settings of test/setup.sh, walpressure.cgroup = the cap's group
 # and the settings given; the script may append more with wb_conf, then
-# calls wb_start (or wb_up).  The server is stopped at exit.
+# calls wb_start (or wb_up).  The server is stopped at exit.  --pacer: the
+# server is started with the paced disk's library (WB_PACER=1, wb_start).
 wb_cluster_new() {
+	WB_PACER=0
+	if [ "${1:-}" = --pacer ]; then
+		WB_PACER=1
+		shift
+	fi
 	wb_stop
 	rm -rf "$dir"
 	install -d -o postgres -g postgres "$dir"
@@ -44,11 +54,52 @@ wb_conf() {
 
 # wb_start [COMMAND...]: start the cluster (pg_ctl -w), through COMMAND when
 # given (cgexec -g memory:/group: run as postgres, so a group delegated to
-# postgres); $WB_PM_PID is the postmaster's pid.
+# postgres); $WB_PM_PID is the postmaster's pid.  With WB_PACER=1
+# (wb_cluster_new --pacer, or set by the script before a start) the
+# postmaster is started with walpressure_pacer.so in LD_PRELOAD, so that a
+# cap can be the paced disk (src/pacer/README.md), and it is checked to
+# have loaded it; with WB_PACER=0 (the default), without it.  wb_restart
+# starts it again the same way.
 wb_start() {
-	wp_as_postgres "$@" pg_ctl -D "$data" -l "$dir/server.log" -w start >/dev/null ||
+	WB_START_WRAP=("$@")
+	wb_pacer_env
+	wp_as_postgres "$@" "${WB_PACER_ENV[@]}" pg_ctl -D "$data" -l "$dir/server.log" -w start >/dev/null ||
 		{ tail -n 20 "$dir/server.log" >&2; wp_die "the bench cluster did not start"; }
 	WB_PM_PID=$(head -n 1 "$data/postmaster.pid")
+	wb_pacer_check
+}
+
+# wb_pacer_lib: the paced disk's library of PG_CONFIG's PostgreSQL (make
+# install puts it beside walpressure.so).
+wb_pacer_lib() {
+	echo "$("$PG_CONFIG" --pkglibdir)/walpressure_pacer.so"
+}
+
+# wb_pacer_env: WB_PACER_ENV, the words that put the pacer in a command's
+# environment (env LD_PRELOAD=...), or none, as WB_PACER says; the script
+# dies when the library is not installed.
+wb_pacer_env() {
+	local lib
+	WB_PACER_ENV=()
+	[ "${WB_PACER:-0}" = 1 ] || return 0
+	lib=$(wb_pacer_lib)
+	[ -f "$lib" ] || wp_die "no $lib: walpressure's make install installs it (a build older than the paced disk?)"
+	WB_PACER_ENV=(env "LD_PRELOAD=$lib")
+}
+
+# wb_pacer_loaded [PID]: does the postmaster ($WB_PM_PID) map the pacer?
+wb_pacer_loaded() {
+	grep -q '/walpressure_pacer\.so$' "/proc/${1:-$WB_PM_PID}/maps" 2>/dev/null
+}
+
+# the postmaster just started has the pacer exactly when WB_PACER asked for it
+wb_pacer_check() {
+	if [ "${WB_PACER:-0}" = 1 ] && ! wb_pacer_loaded; then
+		wp_die "the bench cluster started without walpressure_pacer.so, though it was asked for"
+	elif [ "${WB_PACER:-0}" != 1 ] && wb_pacer_loaded; then
+		wp_die "the bench cluster started with walpressure_pacer.so, though it was not asked for (LD_PRELOAD in root's environment?)"
+	fi
+	return 0
 }
 
 # wb_stop [DATA]: stop the cluster of DATA ($data) if it runs, by the pid in
@@ -63,10 +114,14 @@ wb_stop() {
 }
 
 # wb_restart [pg_ctl options]: restart the cluster (-o "-c name=value" to
-# start it with a setting).
+# start it with a setting).  pg_ctl starts the new postmaster in its own
+# environment: so through wb_start's COMMAND, and with the pacer as WB_PACER
+# says.
 wb_restart() {
-	wp_as_postgres pg_ctl -D "$data" -l "$dir/server.log" -w "$@" restart >/dev/null
+	wb_pacer_env
+	wp_as_postgres "${WB_START_WRAP[@]}" "${WB_PACER_ENV[@]}" pg_ctl -D "$data" -l "$dir/server.log" -w "$@" restart >/dev/null
 	WB_PM_PID=$(head -n 1 "$data/postmaster.pid")
+	wb_pacer_check
 }
 
 # q ARGS: psql on the bench cluster: unaligned, tuples only, quiet, stopping
@@ -111,14 +166,29 @@ wb_pgbench_init() {
 	return 0
 }
 
-# wb_cap N: pg_wal's disk capped at N write IOPS (set_iops_cap, in the
-# cgroup $WB_CGROUP); 0 or empty clears the cap.  wb_uncap: clears it.
+# wb_cap N [DISK [FLOOR_MS]]: pg_wal's disk capped at N write IOPS
+# (set_iops_cap) on DISK: 'paced' (the server started with the pacer:
+# WB_PACER=1), with FLOOR_MS the least a flush takes, or 'throttle' (the
+# cgroup $WB_CGROUP); without DISK, the extension's default: paced where the
+# server has the pacer, else the throttle.  0 or empty clears the cap.
+# wb_uncap: clears it.
 wb_cap() {
 	if [ "${1:-0}" -gt 0 ]; then
-		q -c "SELECT walpressure.set_iops_cap($1)" >/dev/null
+		q -c "SET client_min_messages = warning; SELECT walpressure.set_iops_cap($1$(wb_disk_args "${2:-}" "${3:-}"))" >/dev/null
 	else
 		wb_uncap
 	fi
+}
+
+# wb_disk_args [DISK [FLOOR_MS]]: the arguments of set_iops_cap and
+# run_sweep that name the disk model: ", disk => 'paced', flush_floor_ms =>
+# 0.5"; none for no DISK (the extension's default), no floor for an empty
+# or 0 FLOOR_MS under the throttle.
+wb_disk_args() {
+	[ -n "${1:-}" ] || return 0
+	printf ", disk => '%s'" "$1"
+	[ -n "${2:-}" ] && [ "$1" = paced ] && printf ", flush_floor_ms => %s" "$2"
+	return 0
 }
 
 wb_uncap() {

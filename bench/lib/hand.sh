@@ -20,11 +20,12 @@ wb_pgbench_figures() {
 	WB_LAT_MS=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$1")
 }
 
-# wb_hand [-c CAP] [-w WARMUP] [-T WINDOW] [-o PGOPTIONS] [-b BEFORE] [-a AFTER]
-#         [-m "ARGS"] [-N] [--] PGBENCH_ARGS...
+# wb_hand [-c CAP] [-d DISK] [-F FLOOR_MS] [-w WARMUP] [-T WINDOW] [-o PGOPTIONS]
+#         [-b BEFORE] [-a AFTER] [-m "ARGS"] [-N] [--] PGBENCH_ARGS...
 # pgbench by hand as run_sweep runs a step, on the same cluster: a
 # CHECKPOINT without the cap (-N: none), the cap of CAP write IOPS (none by
-# default), a warm-up run of WARMUP s (default 2; 0: none), BEFORE (a
+# default) on DISK with FLOOR_MS (wb_cap: 'paced' or 'throttle'; without
+# -d the extension's default), a warm-up run of WARMUP s (default 2; 0: none), BEFORE (a
 # command, eval'd: reset counters, read a WAL position), the measured run of
 # WINDOW s (default 10) with ARGS added, AFTER (eval'd), the cap cleared.
 # Both runs get PGOPTIONS and PGBENCH_ARGS (-n -b simple-update -c 10 -j 2 ...).
@@ -32,11 +33,13 @@ wb_pgbench_figures() {
 # pgbench failed, its output on stderr) and leaves the output in
 # $dir/hand.out.
 wb_hand() {
-	local cap=0 warm=2 win=10 opts="" before="" after="" more="" ckpt=1 o
+	local cap=0 disk="" floor="" warm=2 win=10 opts="" before="" after="" more="" ckpt=1 o
 	local OPTIND=1 OPTARG
-	while getopts c:w:T:o:b:a:m:N o; do
+	while getopts c:d:F:w:T:o:b:a:m:N o; do
 		case $o in
 		c) cap=${OPTARG:-0} ;;
+		d) disk=$OPTARG ;;
+		F) floor=$OPTARG ;;
 		w) warm=$OPTARG ;;
 		T) win=$OPTARG ;;
 		o) opts=$OPTARG ;;
@@ -52,7 +55,7 @@ wb_hand() {
 		[ "$cap" -gt 0 ] && wb_uncap
 		q -c CHECKPOINT
 	fi
-	[ "$cap" -gt 0 ] && wb_cap "$cap"
+	[ "$cap" -gt 0 ] && wb_cap "$cap" "$disk" "$floor"
 	if [ "$warm" != 0 ]; then
 		PGOPTIONS="$opts" wb_pgbench -T "$warm" "$@" >/dev/null 2>&1 || true
 	fi

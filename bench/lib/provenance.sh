@@ -9,7 +9,8 @@
 # run built it), the git commit and whether the tree was dirty, PostgreSQL's
 # server_version, its major and where it came from (wb_pg_from), the date
 # the run began, the machine (CPUs, memory, kernel, the device under pg_wal)
-# and its load average then, the command line.
+# and its load average then, the disk models a cap can be here (whether the
+# server was started with the paced disk's library), the command line.
 wb_provenance() {
 	local tree ext avail preload server gitl wal cpus model mem capg
 	tree=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$WB_TOP/walpressure.control")
@@ -35,10 +36,25 @@ wb_provenance() {
 		echo "# date: $(date -u -d "@$WB_STARTED" '+%Y-%m-%d %H:%M UTC') (the run began)"
 		echo "# machine: $cpus CPUs (${model:-model unknown}), $mem of memory, kernel $(uname -r), pg_wal on $wal$capg"
 		echo "# load average when the run began: $WB_LOAD (1, 5, 15 min; /proc/loadavg), on $cpus CPUs"
+		echo "# disk models: $(wb_disk_line "$ext")"
 		echo "# command: $WB_CMD"
 		[ "$WB_QUICK" = 1 ] && echo "# SMOKE RUN (WP_BENCH_QUICK=1): durations, rounds and data shrunk to prove the script runs; not results"
 	} >"$WB_STAGE/provenance.txt"
 	return 0
+}
+
+# wb_disk_line EXTVERSION: whether the bench's server was started with the
+# paced disk's library (its postmaster maps walpressure_pacer.so), what
+# walpressure.iops_cap says of it where the extension is created, and so
+# what a cap is here.
+wb_disk_line() {
+	local said=""
+	[ -n "$1" ] && said=$(q -c "SELECT pacer FROM walpressure.iops_cap" 2>/dev/null) && said="; walpressure.iops_cap's pacer: $said"
+	if [ -n "${WB_PM_PID:-}" ] && wb_pacer_loaded "$WB_PM_PID"; then
+		echo "the server was started with walpressure_pacer.so (LD_PRELOAD $(wb_pacer_lib))$said: a cap is the paced disk, or the cgroup's throttle where a call says disk => 'throttle'"
+	else
+		echo "the server was started without walpressure_pacer.so$said: a cap is the cgroup's throttle (100 ms slices)"
+	fi
 }
 
 # wb_wal_device PATH: the device and file system PATH is on (in a chroot

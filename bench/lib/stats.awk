@@ -298,6 +298,8 @@ function or_dash(x) { return (x == "") ? "-" : x }
 #   fid_why(F)                         what decided it, in words
 #   fid_line(F, seed, table, summary)  the line bench/fidelity-table reads:
 #                                      "fidelity: SEED | TABLE | STATUS | SUMMARY"
+#   fid_line_on(F, disk, ...)          the same on another disk model:
+#                                      "fidelity on DISK: SEED | TABLE | ..."
 function fid_effect(F, name, a, R, h, ref,    k, dir, ins, hin, small, holds, lo, hi) {
 	k = ++F["n"]
 	F["name", k] = name
@@ -370,6 +372,14 @@ function fid_num(x) {
 
 function fid_line(F, seed, table, text) {
 	printf "fidelity: %s | %s | %s | %s\n", seed, table, fid_status(F), text
+}
+
+# The same table measured on another disk model than the seed script's
+# (bench/disk-models: the paced disk): "fidelity on DISK: SEED | TABLE |
+# STATUS | SUMMARY", TABLE the seed script's own words, which
+# bench/fidelity-table shows beside that script's row.
+function fid_line_on(F, disk, seed, table, text) {
+	printf "fidelity on %s: %s | %s | %s | %s\n", disk, seed, table, fid_status(F), text
 }
 
 # --- run_sweep's steps (steps.csv, as wb_csv_sweeps writes it)

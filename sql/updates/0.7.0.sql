@@ -52,6 +52,20 @@ ALTER TABLE steps
     ADD COLUMN commit_avg_ms float8,
     ADD COLUMN commit_p99_ms float8;
 
+-- the disk a cap stands for: the paced disk or the cgroup's throttle
+ALTER TABLE sweeps
+    ADD COLUMN disk text CHECK (disk IN ('paced', 'throttle')),
+    ADD COLUMN flush_floor_ms float8;
+ALTER TABLE steps
+    ADD COLUMN disk text CHECK (disk IN ('paced', 'throttle'));
+-- earlier sweeps' caps were all the throttle's
+UPDATE sweeps SET disk = 'throttle' WHERE iops_cap IS NOT NULL OR setting = 'iops_cap';
+UPDATE steps SET disk = 'throttle' WHERE iops_cap IS NOT NULL;
+DROP VIEW IF EXISTS iops_cap;
+DROP FUNCTION IF EXISTS iops_cap_state();
+DROP FUNCTION IF EXISTS set_iops_cap(int, int, text);
+DROP FUNCTION IF EXISTS probe_fsync(interval, int);
+
 -- A search's rounds: what each ran and why, and what the rule said after it.
 CREATE TABLE search_rounds (
     sweep_id bigint NOT NULL REFERENCES sweeps ON DELETE CASCADE,

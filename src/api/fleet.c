@@ -66,7 +66,7 @@
 #include "api/fleet_rows.h"
 #include "api/fleet_server.h"
 #include "api/fleet_sweep.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 
 PG_FUNCTION_INFO_V1(wp_fleet_register);
 PG_FUNCTION_INFO_V1(wp_fleet_run);

@@ -3,7 +3,7 @@
  * fleet_rows.c
  *		How the fleet writes its rows: as the extension's owner, with
  *		search_path = pg_catalog, pg_temp as a restricted operation (as the
- *		coordinator writes a sweep's, coordinator/rows.c), after checking
+ *		coordinator writes a sweep's, coordinator/row_writer.c), after checking
  *		here, in C, as the caller, that the caller may write those rows.  An
  *		operator of the fleet then needs no right on its tables beyond
  *		reading them, and cannot write them but through these checks: not

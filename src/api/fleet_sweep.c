@@ -72,6 +72,8 @@ static const struct
 	{"range", FA_TEXT},
 	{"search", FA_TEXT},
 	{"resolution", FA_NUMTEXT},
+	{"disk", FA_TEXT},
+	{"flush_floor_ms", FA_REAL},
 };
 
 /* A JSON number's text, as numeric_out writes it. */

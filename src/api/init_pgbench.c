@@ -3,7 +3,7 @@
  * init_pgbench.c
  *		init_pgbench(scale): pgbench's tables built in the server, as
  *		`pgbench -i -I dtGvp -s scale` does, by a worker
- *		(coordinator/init_worker.c) the caller waits for: the scale and
+ *		(coordinator/pgbench_init_worker.c) the caller waits for: the scale and
  *		where the tables go, checked here as the caller.
  *
  * IDENTIFICATION

@@ -26,7 +26,7 @@
 
 #include "api/pgbench_preflight.h"
 #include "common/program.h"
-#include "common/worker.h"
+#include "common/text_cut.h"
 #include "engine/pgbench_command.h"
 #include "engine/pgbench_engine.h"
 #include "sweep/load.h"

@@ -19,6 +19,7 @@
 
 #include "api/plan_notice.h"
 #include "sweep/golden.h"
+#include "system/paced_disk.h"
 
 /* A span of time as a DBA reads it: "2.5 s", "45 s", "7 min 30 s", "2 h 5 min". */
 static char *
@@ -31,6 +32,39 @@ wp_span(double s)
 	if (t < 3600)
 		return t % 60 ? psprintf("%ld min %ld s", t / 60, t % 60) : psprintf("%ld min", t / 60);
 	return psprintf("%ld h %ld min", t / 3600, (t % 3600) / 60);
+}
+
+/*
+ * The disk the cap stands for, and why: the paced disk, or the cgroup's
+ * throttle (asked for, or the server lacks the pacer: then how to add it).
+ */
+static void
+wp_disk_notice(const WpSweepRequest *req)
+{
+	bool		swept = strcmp(req->setting, "disk") == 0;
+	const char *cap = strcmp(req->setting, "iops_cap") == 0 ? "each step's cap" :
+		psprintf("the cap of %d write IOPS", req->iops_cap);
+
+	if (!(req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0))
+		return;
+	if (swept)
+		ereport(NOTICE,
+				(errmsg("%s runs on each disk swept: the paced disk (every write IO and flush of pg_wal's filesystem costs its share of the cap, in arrival order, as a volume's) and the cgroup's throttle (a 100 ms slice's IOs at once, then a stall)",
+						cap),
+				 errdetail("best says whether its answer holds on both.")));
+	else if (req->disk == WP_DISK_PACED)
+		ereport(NOTICE,
+				(errmsg("%s stands for the paced disk%s: every write IO and flush of pg_wal's filesystem costs its share of the cap, in arrival order, as a volume's",
+						cap, req->disk_defaulted ? " (the server was started with walpressure_pacer.so)" : ""),
+				 errdetail("A flush of up to 128 kB costs 2 IOs%s.",
+						   req->flush_floor_us > 0 ? psprintf(", and at least %.3g ms", req->flush_floor_us / 1000.0) : "")));
+	else
+		ereport(NOTICE,
+				(errmsg("%s is the cgroup's throttle%s: it lets a 100 ms slice's IOs through at once and stalls the rest to the slice's end, a cliff no volume has",
+						cap, req->disk_defaulted ? " (the server was started without walpressure_pacer.so)" : " (disk => 'throttle')"),
+				 errdetail("Read the answer as the throttle's, the method of the articles walpressure reproduces; a gain from grouping commits there may not hold on a volume."),
+				 req->disk_defaulted ? errhint("For a disk where every flush costs its share: %s", wp_paced_hint()) :
+				 errhint("disk => 'paced' runs the same cap on the paced disk.")));
 }
 
 /*
@@ -69,7 +103,7 @@ wp_search_notice(const WpSweepRequest *req, bool wait, int64 id)
 }
 
 /*
- * As sweep `id` starts (job.c, once the coordinator has recorded it): one
+ * As sweep `id` starts (run_sweep.c, once the coordinator has recorded it): one
  * NOTICE with its plan (steps, the time its load takes, how to stop it),
  * and a WARNING for what makes its intervals too wide to decide anything.
  */
@@ -81,6 +115,7 @@ wp_plan_notice(const WpSweepRequest *req, bool wait, int64 id, const char *thres
 	char	   *more = NULL;
 	double		step_s = req->warmup_s + req->duration_s;
 
+	wp_disk_notice(req);
 	if (req->search != WP_SEARCH_NONE)
 	{
 		wp_search_notice(req, wait, id);

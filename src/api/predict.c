@@ -3,11 +3,12 @@
  * predict.c
  *		predict(sweep_id, iops_cap, clients): what it is given, and what
  *		the sweep holds, checked here, as the caller, before the model
- *		(_predict, sql/objects/07_predict.sql) runs through SPI.
+ *		(_predict, sql/objects/predict/predict.sql) runs through SPI.
  *
  * Refused with an error: a cap or a number of clients that is not
  * positive, a sweep that does not exist here, and a sweep without the
- * figures the model needs: none of its steps counts, it ran without a disk
+ * figures the model needs: an open loop (its tps is the rate asked: the
+ * model is a closed loop's), none of its steps counts, it ran without a disk
  * cap (its flushes took the disk's own time, which the model cannot
  * scale), it was recorded before walpressure 0.7.0 (no commit time), or it
  * did not record the server's CPUs.  What the model cannot predict for one
@@ -32,7 +33,7 @@
 #include "utils/tuplestore.h"
 
 #include "api/arguments.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 #include "sweep/mva.h"
 
 PG_FUNCTION_INFO_V1(wp_predict);
@@ -70,11 +71,13 @@ wp_predict_figures(int64 id)
 	TupleDesc	d;
 	bool		isnull;
 	bool		no_cpus;
+	bool		open_loop;
 	int64		counted,
 				capped,
 				timed;
 
 	if (SPI_execute_with_args("SELECT CASE WHEN s.cpus > 0 THEN s.cpus END, "
+							  " s.rate IS NOT NULL OR s.setting = 'rate', "
 							  " (SELECT count(*) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.value_pos > 0), "
 							  " (SELECT count(*) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.iops_cap IS NOT NULL), "
 							  " (SELECT count(*) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.commit_avg_ms IS NOT NULL) "
@@ -90,9 +93,16 @@ wp_predict_figures(int64 id)
 	t = SPI_tuptable->vals[0];
 	d = SPI_tuptable->tupdesc;
 	(void) SPI_getbinval(t, d, 1, &no_cpus);
-	counted = DatumGetInt64(SPI_getbinval(t, d, 2, &isnull));
-	capped = DatumGetInt64(SPI_getbinval(t, d, 3, &isnull));
-	timed = DatumGetInt64(SPI_getbinval(t, d, 4, &isnull));
+	open_loop = DatumGetBool(SPI_getbinval(t, d, 2, &isnull));
+	counted = DatumGetInt64(SPI_getbinval(t, d, 3, &isnull));
+	capped = DatumGetInt64(SPI_getbinval(t, d, 4, &isnull));
+	timed = DatumGetInt64(SPI_getbinval(t, d, 5, &isnull));
+	if (open_loop)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("sweep " INT64_FORMAT " ran an open loop: predict models a closed one", id),
+				 errdetail("In an open loop the tps is the rate asked while the server keeps it, and what a cap changes is the latency, which the model does not predict."),
+				 errhint("Run the sweep at the cap you consider, and read its latency and whether it kept the rate.")));
 	if (counted == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -1,13 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * readings.c
- *		report(), plot(), compare(), export(), import() and prewarm(): what
- *		they are given (a sweep id, the imported document, the pgbench
- *		tables) checked here, in C, so that a DBA who mistypes one reads one
+ *		report(), plot(), compare(), export() and import(): what they are
+ *		given (a sweep id, the imported document) checked here, in C, so that a DBA who mistypes one reads one
  *		plain error ("no sweep 99", with a HINT), not the PL/pgSQL CONTEXT
  *		lines psql prints after an error raised inside a PL/pgSQL function.
- *		The rest are the SQL functions _report, _plot, _compare, _export,
- *		_import and _prewarm (sql/objects/), run through SPI as the caller.
+ *		The rest are the SQL functions _report, _plot, _compare, _export
+ *		and _import (sql/objects/), run through SPI as the caller.
  *
  * IDENTIFICATION
  *	  src/api/readings.c
@@ -27,15 +26,14 @@
 #include "utils/tuplestore.h"
 
 #include "api/import_check.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
+#include "coordinator/row_writer.h"
 
 PG_FUNCTION_INFO_V1(wp_report);
 PG_FUNCTION_INFO_V1(wp_plot);
 PG_FUNCTION_INFO_V1(wp_compare);
 PG_FUNCTION_INFO_V1(wp_export);
 PG_FUNCTION_INFO_V1(wp_import);
-PG_FUNCTION_INFO_V1(wp_prewarm);
-PG_FUNCTION_INFO_V1(wp_delete_sweeps);
 
 /*
  * The setting sweep `id` varied, or an error when this database has no
@@ -169,7 +167,10 @@ wp_compare(PG_FUNCTION_ARGS)
 
 /*
  * import(sweep jsonb) returns bigint: a document export() made, as a new
- * sweep of this database.  Refused plainly when it is not one.
+ * sweep of this database.  Refused plainly when it is not one; checked as
+ * the caller, then written as the extension's owner (the caller needs only
+ * the right to call import, no right on the tables, so that no one writes
+ * a sweep that skipped these checks).
  */
 Datum
 wp_import(PG_FUNCTION_ARGS)
@@ -178,6 +179,7 @@ wp_import(PG_FUNCTION_ARGS)
 	bool		isnull;
 	int64		id;
 	int			nest;
+	WpOwnerSave caller;
 
 	SPI_connect();
 	nest = wp_safe_path_begin();
@@ -190,6 +192,13 @@ wp_import(PG_FUNCTION_ARGS)
 				 errmsg("this is not a sweep walpressure.export() made"),
 				 errhint("Give import() the JSON document SELECT walpressure.export(sweep_id); returned on the other server.")));
 	wp_import_check(DatumGetJsonbP(doc));
+
+	/*
+	 * Looked up and written as the extension's owner: the caller needs no
+	 * right on the tables (and so cannot write a sweep that skipped these
+	 * checks)
+	 */
+	wp_as_owner_begin(&caller);
 	/* the same document twice is one sweep, not two */
 	if (SPI_execute_with_args("SELECT sweep_id FROM walpressure.sweeps "
 							  "WHERE (origin ->> 'system_identifier') = ($1 #>> '{server,system_identifier}') "
@@ -210,87 +219,8 @@ wp_import(PG_FUNCTION_ARGS)
 							  NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "could not import the sweep");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	wp_as_owner_end(&caller);
 	wp_safe_path_end(nest);
 	SPI_finish();
 	PG_RETURN_INT64(id);
-}
-
-/*
- * prewarm(relations regclass[] default NULL): with no relation named, the
- * pgbench tables, which must exist (a plain error when they do not); then
- * _prewarm, as the caller (pg_prewarm checks the right to read each one).
- */
-Datum
-wp_prewarm(PG_FUNCTION_ARGS)
-{
-	static const char *const tables[] = {
-		"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"
-	};
-	ReturnSetInfo *rsinfo;
-	Datum		rels = PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0);
-	int			nest;
-
-	InitMaterializedSRF(fcinfo, 0);
-	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	/* the pgbench tables the caller's search_path finds */
-	if (PG_ARGISNULL(0))
-	{
-		Datum		oids[lengthof(tables)];
-
-		for (int i = 0; i < lengthof(tables); i++)
-		{
-			oids[i] = ObjectIdGetDatum(RelnameGetRelid(tables[i]));
-			if (!OidIsValid(DatumGetObjectId(oids[i])))
-				ereport(ERROR,
-						(errcode(ERRCODE_UNDEFINED_TABLE),
-						 errmsg("the pgbench tables are missing (no %s in the search_path)", tables[i]),
-						 errhint("Create them with SELECT walpressure.init_pgbench(10); or name the relations to prewarm.")));
-		}
-		rels = PointerGetDatum(construct_array(oids, lengthof(tables), REGCLASSOID,
-											   sizeof(Oid), true, TYPALIGN_INT));
-	}
-	SPI_connect();
-	nest = wp_safe_path_begin();
-	if (SPI_execute_with_args("SELECT * FROM walpressure._prewarm($1)", 1, (Oid[]) {REGCLASSARRAYOID},
-							  &rels, " ", false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not prewarm");
-	wp_spi_rows_out(rsinfo);
-	wp_safe_path_end(nest);
-	SPI_finish();
-	return (Datum) 0;
-}
-
-/*
- * delete_sweeps(older_than interval) returns bigint: the sweeps that ended
- * more than older_than ago go, with their steps and samples (a running one
- * never: its trigger keeps it).  An interval that is not positive (which
- * would mean every sweep) is refused.
- */
-Datum
-wp_delete_sweeps(PG_FUNCTION_ARGS)
-{
-	Datum		older = PG_GETARG_DATUM(0);
-	Interval	zero = {0};
-	bool		isnull;
-	int64		n;
-	int			nest;
-
-	if (DatumGetInt32(DirectFunctionCall2(interval_cmp, older, IntervalPGetDatum(&zero))) <= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("older_than must be a positive interval, not %s",
-						DatumGetCString(DirectFunctionCall1(interval_out, older))),
-				 errhint("delete_sweeps('30 days') deletes the sweeps that ended more than 30 days ago.")));
-	SPI_connect();
-	nest = wp_safe_path_begin();
-	if (SPI_execute_with_args("WITH gone AS (DELETE FROM walpressure.sweeps "
-							  "WHERE status <> 'running' AND coalesce(finished_at, started_at) < now() - $1 "
-							  "RETURNING 1) SELECT count(*) FROM gone",
-							  1, (Oid[]) {INTERVALOID}, &older, NULL, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not delete the sweeps");
-	n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	wp_safe_path_end(nest);
-	SPI_finish();
-	PG_RETURN_INT64(n);
 }

@@ -42,6 +42,7 @@
 
 #include "api/arguments.h"
 #include "api/configs_request.h"
+#include "api/disk_request.h"
 #include "api/pgbench_preflight.h"
 #include "api/plan_notice.h"
 #include "api/rate_request.h"
@@ -49,6 +50,7 @@
 #include "api/standby_request.h"
 #include "api/values.h"
 #include "common/text_check.h"
+#include "common/safe_spi.h"
 #include "common/worker.h"
 #include "job/launch.h"
 #include "live/shmem.h"
@@ -410,8 +412,9 @@ wp_request_server_side(WpSweepRequest *req, const char *workload)
 	if (wp_request_server_names(req) != NIL || wp_request_has_server_setting(req))
 		wp_rights_reload();
 	if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
-	{
 		wp_rights_cap();
+	if (req->uses_throttle)
+	{
 		(void) wp_cgroup_check();
 		(void) wp_wal_device(NULL);
 	}
@@ -477,10 +480,10 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 	for (int i = 0; i < Min(PG_NARGS(), A_NARGS); i++)
 		if (PG_ARGISNULL(i) && i != A_VALS && i != A_IOPS_CAP && i != A_LABEL && i != A_SCRIPT &&
 			i != A_BUDGET && i != A_STANDBY_CONNINFO && i != A_RATE && i != A_LATENCY_LIMIT &&
-			i != A_RANGE && i != A_SEARCH && i != A_RESOLUTION)
+			i != A_RANGE && i != A_SEARCH && i != A_RESOLUTION && i != A_DISK && i != A_FLUSH_FLOOR)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only vals, iops_cap, label, script, budget, standby_conninfo, rate, latency_limit, range, search and resolution may be NULL")));
+					 errmsg("only vals, iops_cap, label, script, budget, standby_conninfo, rate, latency_limit, range, search, resolution, disk and flush_floor_ms may be NULL")));
 
 	wp_rights_login();
 	req = palloc0(sizeof(WpSweepRequest));
@@ -522,6 +525,7 @@ wp_run_sweep(PG_FUNCTION_ARGS)
 		max_clients = wp_request_values(fcinfo, req, &elems);
 	if (strcmp(req->setting, "clients") != 0)
 		max_clients = req->clients;
+	wp_request_disk(fcinfo, req);
 	workload = text_to_cstring(PG_GETARG_TEXT_PP(A_WORKLOAD));
 	if (!wp_workload_from_name(workload, &req->workload))
 		ereport(ERROR,

@@ -85,6 +85,12 @@ wp_search_setting(const WpSweepRequest *req)
 				 errmsg("a search over rate would end at the range's high end"),
 				 errdetail("In an open loop the tps is the rate asked until the server cannot keep it: tps does not peak inside a range of rates."),
 				 errhint("Sweep the rates you consider with vals, like run_sweep('rate', ARRAY[100, 400, 1600]), and read where each is kept.")));
+	if (strcmp(req->setting, "disk") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("disk has no order a search could follow"),
+				 errdetail("Its values are disk models (paced, throttle), not numbers."),
+				 errhint("Give the models to compare with vals, like vals => ARRAY['paced', 'throttle'].")));
 	if (req->kind == WP_PARAM_LOAD)
 		return WP_NUM_INT;
 	vartype = wp_pg_settings(req->setting, "vartype");
@@ -212,6 +218,13 @@ wp_search_range(const WpSweepRequest *req, WpNumKind num, const char *range,
 				 errhint("Give a range within them, like '[%g, %g]'.", Max(*lo, min), Min(*hi, max))));
 }
 
+/* A number of the setting as text, as the server holds it. */
+static char *
+wp_search_text(WpNumKind num, double x)
+{
+	return num == WP_NUM_INT ? psprintf("%.0f", x) : psprintf("%.6g", x);
+}
+
 /*
  * The resolution: the step between two values the search may choose; by
  * default a twentieth of the range (5%), at least the setting's own step
@@ -222,7 +235,7 @@ wp_search_resolution(const WpSweepRequest *req, WpNumKind num, const char *text,
 					 double lo, double hi)
 {
 	double		res;
-	int			n;
+	double		n;
 
 	if (text == NULL)
 	{
@@ -241,24 +254,18 @@ wp_search_resolution(const WpSweepRequest *req, WpNumKind num, const char *text,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("resolution %s is wider than the range [%g, %g]", text, lo, hi),
 				 errhint("Give a resolution of at most %g.", hi - lo)));
-	n = (int) ceil((hi - lo) / res - 1e-9) + 1;
-	if (n > WP_MAX_VALUES - 1)
+	/* counted in double, and bounded before anything is made of it */
+	n = ceil((hi - lo) / res - 1e-9) + 1;
+	if (!(n <= WP_MAX_VALUES - 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("resolution %s makes %d values of [%g, %g]; a search takes at most %d",
-						text, n, lo, hi, WP_MAX_VALUES - 1),
+				 errmsg("resolution %s makes %.0f values of [%s, %s]; a search takes at most %d",
+						text, n, wp_search_text(num, lo), wp_search_text(num, hi), WP_MAX_VALUES - 1),
 				 errdetail("The search chooses among the range's values by the resolution, the baseline besides."),
-				 errhint("Give a resolution of at least %g, or a narrower range.",
-						 num == WP_NUM_INT ? ceil((hi - lo) / (WP_MAX_VALUES - 2)) :
-						 (hi - lo) / (WP_MAX_VALUES - 2))));
+				 errhint("Give a resolution of at least %s, or a narrower range.",
+						 wp_search_text(num, num == WP_NUM_INT ? ceil((hi - lo) / (WP_MAX_VALUES - 2)) :
+										(hi - lo) / (WP_MAX_VALUES - 2) * (1 + 2e-6)))));
 	return res;
-}
-
-/* A number of the setting as text, as the server holds it. */
-static char *
-wp_search_text(WpNumKind num, double x)
-{
-	return num == WP_NUM_INT ? psprintf("%.0f", x) : psprintf("%.6g", x);
 }
 
 /*
@@ -298,6 +305,8 @@ wp_request_search(FunctionCallInfo fcinfo, WpSweepRequest *req)
 				base;
 	int64		max_clients = 0;
 	int			ival;
+	int			n;
+	char	   *prev = NULL;
 
 	if (range == NULL)
 		ereport(ERROR,
@@ -331,12 +340,27 @@ wp_request_search(FunctionCallInfo fcinfo, WpSweepRequest *req)
 	base = wp_search_number(req, num, req->vals[0], "current value");
 	req->nvals = 1;
 
-	/* then the range's values, the high end the last even when the step falls short of it */
-	for (int i = 0;; i++)
+	/*
+	 * then the range's values, the high end the last even when the step
+	 * falls short of it: as many as wp_search_resolution counted (at most
+	 * WP_MAX_VALUES - 1, so that the baseline and they fit in vals), each
+	 * one apart from the one before it as the server holds them
+	 */
+	n = (int) (ceil((hi - lo) / res - 1e-9) + 1);
+	Assert(n >= 2 && n <= WP_MAX_VALUES - 1);
+	for (int i = 0; i < n && i < WP_MAX_VALUES - 1 && req->nvals < WP_MAX_VALUES; i++)
 	{
-		double		x = Min(lo + i * res, hi);
+		double		x = i == n - 1 ? hi : Min(lo + i * res, hi);
 		char	   *v = wp_search_text(num, x);
 
+		if (prev != NULL && strcmp(v, prev) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("resolution %s is finer than the values of %s near %s",
+							req->search_resolution, req->setting, v),
+					 errdetail("Two of the range's values would be the same value of the setting."),
+					 errhint("Give a coarser resolution.")));
+		prev = v;
 		if (fabs(x - base) <= 1e-9 * Max(1.0, fabs(x)))
 			req->search_pos[i] = 0;
 		else
@@ -347,8 +371,6 @@ wp_request_search(FunctionCallInfo fcinfo, WpSweepRequest *req)
 			req->search_pos[i] = req->nvals++;
 		}
 		req->search_n = i + 1;
-		if (x >= hi)
-			break;
 	}
 	return strcmp(req->setting, "clients") == 0 ? max_clients : 0;
 }

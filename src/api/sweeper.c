@@ -2,7 +2,7 @@
  *
  * sweeper.c
  *		grant_sweeper() and revoke_sweeper(): the caller's side.  The GRANTs
- *		themselves are _grant_sweeper's (sql/objects/04_sweep_api.sql),
+ *		themselves are _grant_sweeper's (sql/objects/sweep/sweepers.sql),
  *		which records each one it gives; _revoke_sweeper takes back exactly
  *		those.  Here: the pgbench tables as the caller's search_path finds
  *		them (as run_sweep will), and, before a revoke, the end of the
@@ -30,7 +30,7 @@
 #include "job/launch.h"
 #include "job/slot.h"
 #include "live/shmem.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 
 PG_FUNCTION_INFO_V1(wp_grant_sweeper);
 PG_FUNCTION_INFO_V1(wp_revoke_sweeper);

@@ -16,16 +16,18 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/resowner.h"
 #include "utils/jsonb.h"
 
 #include "api/arguments.h"
 #include "api/rate_request.h"
 #include "api/values.h"
 #include "common/text_check.h"
-#include "common/worker.h"
+#include "common/safe_spi.h"
 #include "sweep/policy.h"
 #include "sweep/rights.h"
 
@@ -130,6 +132,20 @@ wp_check_load_value(const char *name, const char *value)
 				 errmsg("invalid value for %s: \"%s\"", name, value ? value : ""),
 				 errhint("It must be a whole number from 1 to %d.", WP_LOAD_MAX)));
 	return v;
+}
+
+/* disk: a disk model's name (paced, throttle); its number into ivals. */
+int
+wp_check_disk_value(const char *value)
+{
+	WpDiskModel model;
+
+	if (value == NULL || !wp_disk_model_from_name(value, &model))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for disk: \"%s\"", value ? value : ""),
+				 errhint("disk is paced (every write IO and flush costs its share of the cap, in arrival order: a volume) or throttle (the cgroup's blk-throttle: a 100 ms slice's IOs at once, then a stall).")));
+	return (int) model;
 }
 
 /*
@@ -342,6 +358,65 @@ wp_check_setting_value(WpParamKind kind, const char *name, const char *value,
 }
 
 /*
+ * Why `value` is not one value of `name` (a setting a sweep varies or fixes,
+ * or a key of a configuration), or NULL when it is one: for a document
+ * import() checks, which was made elsewhere, so no right is asked and
+ * nothing is changed; the GUC machinery reads a setting's value, the load's
+ * parameters and pgbench's protocol are read as run_sweep reads them.
+ */
+char *
+wp_value_refusal(const char *name, const char *value)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	WpParamKind kind = wp_param_kind(name);
+	char	   *why = NULL;
+
+	/* in a subtransaction: a check hook's error leaves nothing behind */
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		wp_check_one_value(name, value);
+		if (strcmp(name, "round_trip_us") == 0)
+			(void) wp_check_round_trip(value);
+		else if (strcmp(name, "rate") == 0)
+			(void) wp_check_rate_value(value);
+		else if (strcmp(name, "protocol") == 0)
+			(void) wp_check_protocol(value);
+		else if (strcmp(name, "disk") == 0)
+			(void) wp_check_disk_value(value);
+		else if (kind == WP_PARAM_LOAD || strcmp(name, "batch_size") == 0)
+			(void) wp_check_load_value(name, value);
+		else if (kind == WP_PARAM_SERVER)
+			(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
+									 GUC_ACTION_SET, false, ERROR, false);
+		else if (kind == WP_PARAM_SESSION)
+			(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
+									 GUC_ACTION_SET, false, ERROR, false);
+		else
+			why = psprintf("\"%s\" is not a setting a sweep varies", name);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		why = edata->message;
+	}
+	PG_END_TRY();
+	return why;
+}
+
+/*
  * A value of a setting as the server holds it: a bare number of an
  * integer setting that is not a whole number in decimals ('0.5', '1e3',
  * '0x10' of commit_delay) is what the GUC machinery makes of it (0, 1000,
@@ -385,6 +460,8 @@ wp_check_swept_value(const WpSweepRequest *req, const char *v, int *ival)
 	wp_check_one_value(req->setting, v);
 	if (strcmp(req->setting, "round_trip_us") == 0)
 		*ival = wp_check_round_trip(v);
+	else if (strcmp(req->setting, "disk") == 0)
+		*ival = wp_check_disk_value(v);
 	else if (req->kind == WP_PARAM_LOAD)
 		*ival = wp_check_load_value(req->setting, v);
 	else

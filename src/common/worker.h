@@ -25,16 +25,5 @@ extern void wp_static_worker(const char *function, const char *name, int start,
 extern ErrorData *wp_catch_error(MemoryContext cxt);
 extern int	wp_free_worker_slots(void);
 extern pid_t wp_worker_running(const char *type);
-extern void wp_make_valid(char *text);
-extern int	wp_backends_named(const char *name);
-extern void wp_copy_text(char *dst, const char *src, Size size);
-
-/* the application_name of the load's connections, by engine */
-#define WP_LOAD_APPNAME_PGBENCH	"walpressure pgbench"
-#define WP_LOAD_APPNAME_CLIENT	"walpressure client"
-extern int	wp_load_backends(Oid roleid, bool syncrep_only, bool terminate);
-extern int	wp_safe_path_begin(void);
-extern void wp_safe_path_end(int nest);
-extern void wp_spi_rows_out(ReturnSetInfo *rsinfo);
 
 #endif							/* WALPRESSURE_WORKER_H */

@@ -2,7 +2,7 @@
  *
  * coordinator.c
  *		The coordinator: a dynamic background worker in the caller's
- *		database as the caller's role, started by run_sweep (job.c) with a
+ *		database as the caller's role, started by run_sweep (job/slot.c) with a
  *		checked request.  It records the sweep row, takes the disk cap and
  *		the server-wide settings, runs each step (value x repeat, repeats
  *		interleaved so drift is not an effect, or the rounds of a search,
@@ -44,12 +44,12 @@
 #include "system/standby_link.h"
 #include "system/walsenders.h"
 #include "coordinator/decision.h"
-#include "coordinator/one_step.h"
+#include "coordinator/step_run.h"
 #include "coordinator/search.h"
 #include "sweep/golden.h"
-#include "coordinator/rows.h"
-#include "coordinator/step_rows.h"
-#include "coordinator/sweep_row.h"
+#include "coordinator/row_writer.h"
+#include "coordinator/rows_step.h"
+#include "coordinator/rows_sweep.h"
 #include "coordinator/threshold.h"
 #include "sweep/rights.h"
 #include "coordinator/settings_hold.h"
@@ -129,7 +129,7 @@ wp_coordinator_exit(int code, Datum arg)
  * blocks.
  */
 static void
-wp_prewarm(const WpSweepRequest *req)
+wp_prewarm_tables(const WpSweepRequest *req)
 {
 	Datum	   *oids = palloc(sizeof(Datum) * Max(req->nprewarm, 1));
 	ArrayType  *rels;
@@ -304,7 +304,7 @@ wp_coordinator_main(Datum main_arg)
 		wp_record_write(&record);
 		wp_cap_find_device(&cap);
 		if (req->iops_cap > 0 || strcmp(req->setting, "iops_cap") == 0)
-			wp_cap_begin(&cap, &record);
+			wp_cap_begin(&cap, &record, req);
 		wp_server_begin(req, &record, &hold);
 		plan.server_names = hold.swept;
 		plan.server_originals = hold.swept_originals;
@@ -312,7 +312,7 @@ wp_coordinator_main(Datum main_arg)
 		wp_job_started(id, req->search != WP_SEARCH_NONE ? wp_golden_first_steps(req) :
 					   req->nvals * req->repeats);
 		if (req->prewarm && req->workload != WP_WORKLOAD_CUSTOM)
-			wp_prewarm(req);
+			wp_prewarm_tables(req);
 		status = req->search != WP_SEARCH_NONE ? wp_search_run(id, &plan, step_cxt) :
 			wp_run_steps(id, &plan, step_cxt);
 	}

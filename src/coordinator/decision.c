@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * decision.c
- *		What the coordinator asks the one rule (03_decision.sql): with
+ *		What the coordinator asks the one rule (sql/objects/decision/): with
  *		repeats => 'auto' or a budget, after each round from the fewest on,
  *		one more round or the end, and why; in a search, which of a pair
  *		is better, and the value the search found.
@@ -19,7 +19,7 @@
 #include "utils/memutils.h"
 
 #include "coordinator/decision.h"
-#include "coordinator/rows.h"
+#include "coordinator/row_writer.h"
 
 /*
  * repeats => 'auto' or a budget: after each round from the fewest on, is

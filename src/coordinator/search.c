@@ -4,7 +4,7 @@
  *		A search over a range (run_sweep's range =>): the values to run
  *		chosen as the rounds come in, by golden section (sweep/golden.c),
  *		each pair decided by the one rule (effects(), paired by round), and
- *		why each round ran recorded as it goes (search_rows.c).
+ *		why each round ran recorded as it goes (rows_search.c).
  *
  * A pair's first round runs the baseline (the current value) and the pair;
  * its later rounds the pair alone.  The pair is decided on its own rounds,
@@ -39,9 +39,9 @@
 #include "utils/timestamp.h"
 
 #include "coordinator/decision.h"
-#include "coordinator/one_step.h"
+#include "coordinator/step_run.h"
 #include "coordinator/search.h"
-#include "coordinator/search_rows.h"
+#include "coordinator/rows_search.h"
 #include "job/slot.h"
 #include "sweep/golden.h"
 #include "sweep/search_rule.h"

@@ -12,7 +12,7 @@
 #ifndef WALPRESSURE_SEARCH_H
 #define WALPRESSURE_SEARCH_H
 
-#include "coordinator/step.h"
+#include "coordinator/step_measure.h"
 
 extern const char *wp_search_run(int64 id, const WpStepPlan *plan, MemoryContext step_cxt);
 

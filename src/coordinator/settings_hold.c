@@ -19,7 +19,7 @@
 #include "utils/guc.h"
 
 #include "common/worker.h"
-#include "coordinator/sweep_row.h"
+#include "coordinator/rows_sweep.h"
 #include "coordinator/settings_hold.h"
 #include "job/slot.h"
 #include "restore/record.h"

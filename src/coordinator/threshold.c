@@ -13,10 +13,11 @@
  * recorded in the sweep's row with its median and 99th percentile (a
  * cgroup throttle releases I/O in slices: most flushes cost what an
  * uncapped one does and a few stall for the rest of a slice, so the mean
- * and the median tell different stories).  The load is the rate asked, or,
- * for a closed loop, the server's own commit rate over the last minute
- * (the live probe's).  The words are SQL's, _threshold_text(), so that
- * best's diagnoses say the same; the caller's plan NOTICE prints them.
+ * and the median tell different stories: lambda* is read from the median).
+ * The load is the rate asked; a closed loop's is its steps' own commit
+ * rate, which only the sweep can tell (never the idle minute before it:
+ * the findings read it after the sweep).  The words are SQL's,
+ * _threshold_text(); the caller's plan NOTICE prints them.
  *
  * IDENTIFICATION
  *	  src/coordinator/threshold.c
@@ -33,7 +34,7 @@
 #include "job/slot.h"
 #include "live/shmem.h"
 #include "system/disk_probe.h"
-#include "coordinator/rows.h"
+#include "coordinator/row_writer.h"
 #include "coordinator/threshold.h"
 
 #define WP_THRESHOLD_PROBE_US	1000000 /* F0's probe: one second */
@@ -75,8 +76,6 @@ wp_threshold_measure(int64 id, const WpSweepRequest *req, WpCap *cap)
 	WpDiskProbe probe;
 	int64		first_cap = strcmp(req->setting, "iops_cap") == 0 ? req->ivals[0] : req->iops_cap;
 	double		f0_ms;
-	double		live_s = 0;
-	double		live = 0;
 	char	   *source;
 	bool		isnull;
 	Datum		note;
@@ -85,32 +84,30 @@ wp_threshold_measure(int64 id, const WpSweepRequest *req, WpCap *cap)
 	if (!wp_threshold_wanted(req) || !wp_schema_has(700))
 		return;
 	if (cap->active && first_cap > 0)
-		wp_cap_set(cap, first_cap);
+		wp_cap_set(cap, wp_step_disk(req, 0), first_cap);
 	wp_disk_probe_run(WP_THRESHOLD_PROBE_US, 8192, &probe);
 	if (cap->active && first_cap > 0)
-		wp_cap_set(cap, cap->rec.prev_write_iops);
+		wp_cap_release(cap);
 	if (probe.ops == 0)
 		return;
 	f0_ms = probe.total_us / probe.ops / 1000.0;
 	source = first_cap > 0 ?
-		psprintf("probe_fsync at the sweep's cap of " INT64_FORMAT " write IOPS, %.0f s, %lu flushes",
-				 first_cap, probe.seconds, (unsigned long) probe.ops) :
+		psprintf("probe_fsync at the sweep's cap of " INT64_FORMAT " write IOPS (%s), %.0f s, %lu flushes",
+				 first_cap, wp_step_disk(req, 0) == WP_DISK_PACED ? "paced disk" : "cgroup throttle",
+				 probe.seconds, (unsigned long) probe.ops) :
 		psprintf("probe_fsync without a cap, %.0f s, %lu flushes", probe.seconds,
 				 (unsigned long) probe.ops);
-	if (req->rate <= 0 && strcmp(req->setting, "rate") != 0)
-		live = wp_live_commit_rate(&live_s);
 
 	wp_owner_begin();
 	if (SPI_execute_with_args("UPDATE walpressure.sweeps SET f0_ms = $2, f0_p50_ms = $3, f0_p99_ms = $4, "
-							  "f0_source = $5, threshold = walpressure._threshold_text($2, rate, $6, setting) "
+							  "f0_source = $5, threshold = walpressure._threshold_text($3, rate, NULL, setting) "
 							  "WHERE sweep_id = $1 RETURNING threshold",
-							  6, (Oid[]) {INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, TEXTOID, FLOAT8OID},
+							  5, (Oid[]) {INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, TEXTOID},
 							  (Datum[]) {Int64GetDatum(id), Float8GetDatum(f0_ms),
 								  Float8GetDatum(wp_hist_percentile(&probe.hist, 0.50) / 1000.0),
 								  Float8GetDatum(wp_hist_percentile(&probe.hist, 0.99) / 1000.0),
-								  CStringGetTextDatum(source), Float8GetDatum(live)},
-							  (char[]) {' ', ' ', ' ', ' ', ' ', live_s >= 1 ? ' ' : 'n'},
-							  false, 1) != SPI_OK_UPDATE_RETURNING || SPI_processed != 1)
+							  CStringGetTextDatum(source)},
+							  NULL, false, 1) != SPI_OK_UPDATE_RETURNING || SPI_processed != 1)
 		elog(ERROR, "could not record the flush cost of sweep " INT64_FORMAT, id);
 	note = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)

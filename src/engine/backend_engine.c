@@ -2,7 +2,7 @@
  *
  * backend_engine.c
  *		The backend load engine: a step's clients as dynamic background
- *		workers inside the server (client.c), started, watched and stopped.
+ *		workers inside the server (client_worker.c), started, watched and stopped.
  *
  * The engine writes the step's load into the shared block and zeroes one
  * slot per client before any client starts; from then until they have all

@@ -59,6 +59,8 @@
 #include "compat.h"
 #include "engine/engine.h"
 #include "sweep/workload.h"
+#include "common/backends.h"
+#include "common/text_cut.h"
 #include "common/worker.h"
 
 typedef struct WpClient

@@ -2,8 +2,8 @@
  *
  * engine.h
  *		The load engine interface a step drives, and its backend engine:
- *		in-server client workers (clients.c starts, watches and stops them;
- *		client.c is the worker).
+ *		in-server client workers (backend_engine.c starts, watches and stops them;
+ *		client_worker.c is the worker).
  *
  * An engine starts N clients with the step's session settings and
  * workload, reports whether they still run, brings the server's statistics

@@ -49,7 +49,7 @@
 #include "engine/pgbench_log.h"
 #include "sweep/workload.h"
 #include "common/program.h"
-#include "common/worker.h"
+#include "common/backends.h"
 
 #define WP_PGBENCH_APPNAME		WP_LOAD_APPNAME_PGBENCH
 

@@ -65,7 +65,8 @@
 #include "engine/pgbench_log.h"
 #include "sweep/workload.h"
 #include "common/program.h"
-#include "common/worker.h"
+#include "common/backends.h"
+#include "common/text_cut.h"
 
 #define WP_PGBENCH_APPNAME		WP_LOAD_APPNAME_PGBENCH
 #define WP_PGBENCH_END_WAIT_S	15	/* and may take this long to end */

@@ -2,7 +2,7 @@
  *
  * launch.c
  *		The caller's side of a job: run_sweep and init_pgbench start the
- *		worker of the slot they claimed (job.c) and wait for it, with a
+ *		worker of the slot they claimed (slot.c) and wait for it, with a
  *		NOTICE per step and one at least every 10 s of a long step; Ctrl-C
  *		or cancel_sweep stops it; its outcome is raised as the caller's own
  *		error, SQLSTATE, detail and hint included.

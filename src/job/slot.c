@@ -32,7 +32,7 @@
 #include "job/slot.h"
 #include "job/slot_layout.h"
 #include "live/shmem.h"
-#include "common/worker.h"
+#include "common/text_cut.h"
 
 
 WpJob	   *wp_job = NULL;

@@ -2,7 +2,7 @@
  *
  * slot.h
  *		The one-job slot: a sweep or an init_pgbench, claimed by the
- *		caller, run by a worker, watched, cancelled and finished (job.c).
+ *		caller, run by a worker, watched, cancelled and finished (slot.c).
  *
  * IDENTIFICATION
  *	  src/job/slot.h

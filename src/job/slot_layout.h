@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * slot_layout.h
- *		The one-job slot's layout, shared by job.c (the slot and the
+ *		The one-job slot's layout, shared by slot.c (the slot and the
  *		worker's side) and launch.c (the caller's side) only.
  *
  * Note about locking: everything in WpJob but the request and the cancel

@@ -39,6 +39,7 @@
 #include "utils/wait_event.h"
 
 #include "system/cgroup.h"
+#include "system/paced_disk.h"
 #include "compat.h"
 #include "common/worker.h"
 #include "system/walsenders.h"
@@ -46,7 +47,7 @@
 #include "live/shmem.h"
 #include "live/sampler.h"
 
-/* The fast tick's period while commits can wait for standbys (replication.c). */
+/* The fast tick's period while commits can wait for standbys (system/walsenders.c). */
 #define WP_SYNCREP_TICK_MS	1
 
 /* walpressure.sample_interval (walpressure.c defines it), ms */
@@ -128,14 +129,29 @@ static bool wp_cgroup_counts = false;
 static WpCgroupMode wp_cgroup_mode_cached = WP_CG_NONE;
 
 /*
- * The pg_wal disk's IOs so far: the cgroup's counters when the server is in
- * the cap's cgroup (they count the server's IOs), /proc/diskstats otherwise.
+ * The pg_wal disk's IOs so far: under a paced cap its own count of the
+ * write IOs it charged; the cgroup's counters when the server is in the
+ * cap's cgroup (they count the server's IOs), /proc/diskstats otherwise.
  * Whether it is in the cgroup costs a few files to read: that is cached,
  * and read again every 10 s and after a reload.
  */
 static void
 wp_sample_ios(WpSample *s)
 {
+	WpPacedCap paced;
+
+	/* under a paced cap: the IOs it charges (what its cap applies to) */
+	wp_paced_get(&paced);
+	if (paced.iops > 0 && wp_paced_ios(&s->dev_writes))
+	{
+		uint64		writes;
+
+		s->dev_reads = 0;
+		if (wp_have_dev)
+			(void) wp_diskstats_ios(wp_dev, &s->dev_reads, &writes);
+		s->ios_source = 3;
+		return;
+	}
 	if (!wp_have_dev)
 		return;
 	if (TimestampDifferenceExceeds(wp_cgroup_checked_at, GetCurrentTimestamp(),

@@ -275,22 +275,3 @@ wp_minute_start(TimestampTz cutoff, WpMinuteEntry *base, WpMinuteEntry *minute)
 	}
 	LWLockRelease(wp_shared->lock);
 }
-
-/*
- * The server's commits per second over about the last minute (the commit
- * probe's count, every backend's): the load a DBA's own clients put on it
- * now.  `seconds` gets the time it covers (0: nothing to go by).
- */
-double
-wp_live_commit_rate(double *seconds)
-{
-	WpCounters	end;
-	WpHistPair *end_hist = palloc(sizeof(WpHistPair));
-	WpMinuteEntry *base = palloc(sizeof(WpMinuteEntry));
-	WpMinuteEntry *minute = palloc(sizeof(WpMinuteEntry));
-
-	wp_read_counters(&end, end_hist);
-	wp_minute_start(TimestampTzPlusMilliseconds(end.ts, -60000), base, minute);
-	*seconds = (double) (end.ts - minute->c.ts) / USECS_PER_SEC;
-	return *seconds > 0 ? (end.commits - minute->c.commits) / *seconds : 0;
-}

@@ -150,6 +150,5 @@ extern void wp_probe_sum(WpCounters *c, WpHistPair *hist);
 extern void wp_read_counters(WpCounters *c, WpHistPair *hist);
 extern void wp_counters_reset(void);
 extern void wp_minute_start(TimestampTz cutoff, WpMinuteEntry *base, WpMinuteEntry *minute);
-extern double wp_live_commit_rate(double *seconds);
 
 #endif							/* WALPRESSURE_SHMEM_H */

@@ -21,7 +21,7 @@
 typedef struct WpStepCounters
 {
 	WpCounters	c0;				/* server and probe, window start */
-	WpCounters	c1;				/* after the clients exited */
+	WpCounters	c1;				/* at the window's end, the clients running */
 	WpHistPair	h0;
 	WpHistPair	h1;
 	WpLoadTotals t0;			/* the clients', window start */
@@ -70,7 +70,7 @@ typedef struct WpStepResult
 	int64		commits;
 	int64		leaders;
 	int64		wal_fsyncs;
-	double		span_s;			/* window start to clients' exit */
+	double		span_s;			/* the window, as the counters saw it */
 	double		commit_avg_ms;	/* the commits' own time (the probe's), < 0: none */
 	double		commit_p99_ms;
 	double		fsync_avg_ms;	/* < 0: none timed */
@@ -93,10 +93,11 @@ typedef struct WpStepResult
 	double		read_iops;		/* < 0: not measured */
 	double		write_iops;
 	XLogRecPtr	lsn_start;		/* WAL insert position at the window's start */
-	XLogRecPtr	lsn_end;		/* and after the clients exit */
+	XLogRecPtr	lsn_end;		/* and at its end */
 	/* the step's conditions */
 	char	   *data_loss;		/* labels of the step's settings, NULL: none */
 	int64		iops_cap;		/* the step's write cap, 0: none */
+	const char *disk;			/* the disk the cap stands for, NULL: none */
 	char	   *discarded;		/* why the step is left out, NULL: it counts */
 	bool		wal_reset;		/* pg_stat_wal was reset in the window: its figures are void */
 	bool		ckpt_reset;		/* so were the checkpointer's */

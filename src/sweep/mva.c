@@ -9,8 +9,9 @@
  *		over the commits it carries) and a delay (everything else); and the
  *		flush demand and delay that make the network give what a step
  *		measured; and the network at a throughput the flush sets (a flush
- *		that never idles: the disk bound).  Pure: test/unit exercises it
- *		outside a server.
+ *		that never idles: the disk bound).  Pure but for its interrupt
+ *		checks (a caller sets the clients): test/unit exercises it outside a
+ *		server.
  *
  * IDENTIFICATION
  *	  src/sweep/mva.c
@@ -20,6 +21,8 @@
 #include "postgres.h"
 
 #include <math.h>
+
+#include "miscadmin.h"
 
 #include "sweep/mva.h"
 
@@ -39,6 +42,10 @@ wp_mva(const WpMvaNet *net, int n, WpMvaOut *out)
 		double		cpu_r = net->cpu_demand / cpus * (1 + cpu_q);
 		double		flush_r = net->flush_demand * (1 + flush_q);
 		double		cycle = cpu_r + net->cpu_demand * (cpus - 1) / cpus + flush_r + net->delay;
+
+		/* n is the caller's (up to 100000, in a fit's thousands of runs) */
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
 
 		out->tps = cycle > 0 ? i / cycle : 0;
 		out->flush_s = flush_r;

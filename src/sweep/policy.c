@@ -7,9 +7,9 @@
  *		pseudo-parameters; which values can lose data in a crash; and the
  *		workloads by name.
  *
- * request.c checks every argument against these lists, and the SQL
+ * api/run_sweep.c checks every argument against these lists, and the SQL
  * functions sweepable_settings(), sweepable_server_settings() and
- * sweepable_load() show them; nothing else keeps a copy.
+ * sweepable_load() show them (api/sweepable.c); nothing else keeps a copy.
  *
  * IDENTIFICATION
  *	  src/sweep/policy.c
@@ -18,21 +18,13 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
-#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/varlena.h"
 
 #include "sweep/policy.h"
-
-PG_FUNCTION_INFO_V1(wp_sweepable_settings);
-PG_FUNCTION_INFO_V1(wp_sweepable_load);
-PG_FUNCTION_INFO_V1(wp_sweepable_server_settings);
 
 typedef struct WpParam
 {
@@ -43,7 +35,7 @@ typedef struct WpParam
 /*
  * First those a session sets for itself, applied in each client; then the
  * server-wide (SIGHUP) WAL settings, applied with ALTER SYSTEM and a reload
- * and restored afterwards (server_settings.c); then the load itself.
+ * and restored afterwards (system/alter_system.c); then the load itself.
  */
 static const WpParam wp_params[] = {
 	{"commit_delay", WP_PARAM_SESSION},
@@ -63,6 +55,7 @@ static const WpParam wp_params[] = {
 	{"clients", WP_PARAM_LOAD},
 	{"batch_size", WP_PARAM_LOAD},
 	{"iops_cap", WP_PARAM_LOAD},
+	{"disk", WP_PARAM_LOAD},
 	{"round_trip_us", WP_PARAM_LOAD},
 	{"rate", WP_PARAM_LOAD}
 };
@@ -148,6 +141,28 @@ wp_data_loss(const char *name, const char *value)
 	return psprintf("%s=off", name);
 }
 
+/* The disk models by name, as run_sweep and set_iops_cap take them. */
+static const char *const wp_disk_models[] = {"paced", "throttle"};
+
+bool
+wp_disk_model_from_name(const char *name, WpDiskModel *model)
+{
+	for (int i = 0; i < lengthof(wp_disk_models); i++)
+		if (strcmp(name, wp_disk_models[i]) == 0)
+		{
+			*model = (WpDiskModel) i;
+			return true;
+		}
+	return false;
+}
+
+const char *
+wp_disk_model_name(WpDiskModel model)
+{
+	Assert(model >= 0 && model < lengthof(wp_disk_models));
+	return wp_disk_models[model];
+}
+
 bool
 wp_workload_from_name(const char *name, WpWorkload *workload)
 {
@@ -179,117 +194,24 @@ wp_workload_list(void)
 	return out.data;
 }
 
-/* The names of the parameters of some kinds, as a text[]. */
-static Datum
-wp_param_array(WpParamKind a, WpParamKind b)
+/*
+ * The names of the parameters of kind a or b, in the lists' order, into
+ * names (room for wp_param_count()); returns how many.
+ */
+int
+wp_param_names(WpParamKind a, WpParamKind b, const char **names)
 {
-	Datum		elems[lengthof(wp_params)];
 	int			n = 0;
 
 	for (int i = 0; i < lengthof(wp_params); i++)
 		if (wp_params[i].kind == a || wp_params[i].kind == b)
-			elems[n++] = CStringGetTextDatum(wp_params[i].name);
-	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
+			names[n++] = wp_params[i].name;
+	return n;
 }
 
-/*
- * sweepable_settings() returns text[]: the settings a sweep can vary or fix.
- */
-Datum
-wp_sweepable_settings(PG_FUNCTION_ARGS)
+/* How many parameters the lists name. */
+int
+wp_param_count(void)
 {
-	return wp_param_array(WP_PARAM_SESSION, WP_PARAM_SERVER);
-}
-
-/*
- * sweepable_server_settings() returns text[]: those applied server-wide.
- */
-Datum
-wp_sweepable_server_settings(PG_FUNCTION_ARGS)
-{
-	return wp_param_array(WP_PARAM_SERVER, WP_PARAM_SERVER);
-}
-
-/*
- * sweepable_load() returns text[]: the load's pseudo-parameters.
- */
-Datum
-wp_sweepable_load(PG_FUNCTION_ARGS)
-{
-	return wp_param_array(WP_PARAM_LOAD, WP_PARAM_LOAD);
-}
-
-PG_FUNCTION_INFO_V1(wp_data_loss_sql);
-
-/*
- * _data_loss(setting, value) returns text: wp_data_loss, for the views.
- */
-Datum
-wp_data_loss_sql(PG_FUNCTION_ARGS)
-{
-	const char *label = wp_data_loss(text_to_cstring(PG_GETARG_TEXT_PP(0)),
-									 text_to_cstring(PG_GETARG_TEXT_PP(1)));
-
-	if (label == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(cstring_to_text(label));
-}
-
-PG_FUNCTION_INFO_V1(wp_int_setting_sql);
-
-/*
- * _int_setting(value) returns int: an integer setting's value as the GUC
- * machinery reads it ('1.5' is 2, '1e1' is 10, '0x5' is 5), NULL when it
- * is not one.  The views read settings a sweep recorded as typed, so a
- * cast would fail for every reader on a value the server took.
- */
-Datum
-wp_int_setting_sql(PG_FUNCTION_ARGS)
-{
-	int			result;
-
-	if (!parse_int(text_to_cstring(PG_GETARG_TEXT_PP(0)), &result, 0, NULL))
-		PG_RETURN_NULL();
-	PG_RETURN_INT32(result);
-}
-
-PG_FUNCTION_INFO_V1(wp_setting_number_sql);
-
-/*
- * _setting_number(setting, value) returns float8: a value of a number
- * setting in the setting's own unit, read by the GUC machinery ('1s' for
- * wal_writer_delay is 1000, its unit being ms), or of a load parameter (a
- * whole number); NULL for the others (an enum, a bool, a string, an
- * unknown name): the chart's numeric x axis.
- */
-Datum
-wp_setting_number_sql(PG_FUNCTION_ARGS)
-{
-	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	char	   *value = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	int			flags;
-	int			i;
-	double		d;
-
-	switch (wp_param_kind(name))
-	{
-		case WP_PARAM_LOAD:
-			if (parse_int(value, &i, 0, NULL))
-				PG_RETURN_FLOAT8(i);
-			/* a rate: transactions per second, a fraction allowed */
-			if (strcmp(name, "rate") == 0 && parse_real(value, &d, 0, NULL) && isfinite(d))
-				PG_RETURN_FLOAT8(d);
-			break;
-		case WP_PARAM_SESSION:
-		case WP_PARAM_SERVER:
-			/* parse_real reads integer settings too, units and all */
-			flags = GetConfigOptionFlags(name, true);
-			if (parse_real(value, &d, flags, NULL) && !isnan(d) && !isinf(d))
-				PG_RETURN_FLOAT8(d);
-			break;
-		case WP_PARAM_NONE:
-		case WP_PARAM_CONFIG:
-			break;
-	}
-	PG_RETURN_NULL();
+	return lengthof(wp_params);
 }

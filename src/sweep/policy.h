@@ -18,7 +18,7 @@ typedef enum WpParamKind
 	WP_PARAM_NONE = 0,			/* not something a sweep may touch */
 	WP_PARAM_SESSION,			/* a GUC each client sets for itself */
 	WP_PARAM_SERVER,			/* a SIGHUP GUC, ALTER SYSTEM + reload */
-	WP_PARAM_LOAD,				/* clients, batch_size, iops_cap, round_trip_us */
+	WP_PARAM_LOAD,				/* clients, batch_size, iops_cap, disk, round_trip_us */
 	WP_PARAM_CONFIG				/* "settings": each value a set of settings */
 } WpParamKind;
 
@@ -35,6 +35,19 @@ typedef enum WpWorkload
 
 #define WP_N_WORKLOADS 6
 
+/*
+ * What a cap's disk is (run_sweep's and set_iops_cap's disk =>): the paced
+ * disk, where every write IO and flush costs its share of the budget in
+ * arrival order (walpressure_pacer.so, system/paced_disk.c), or the cgroup's
+ * blk-throttle, which lets a 100 ms slice's IOs through at once and stalls
+ * the rest to the slice's end (system/cgroup.c).
+ */
+typedef enum WpDiskModel
+{
+	WP_DISK_PACED,
+	WP_DISK_THROTTLE
+} WpDiskModel;
+
 extern WpParamKind wp_param_kind(const char *name);
 extern const char *wp_param_closest(const char *name);
 extern const char *wp_data_loss(const char *name, const char *value);
@@ -42,5 +55,9 @@ extern bool wp_workload_from_name(const char *name, WpWorkload *workload);
 extern const char *wp_workload_name(WpWorkload workload);
 extern char *wp_workload_list(void);
 extern char *wp_param_list(WpParamKind kind);
+extern int	wp_param_names(WpParamKind a, WpParamKind b, const char **names);
+extern int	wp_param_count(void);
+extern bool wp_disk_model_from_name(const char *name, WpDiskModel *model);
+extern const char *wp_disk_model_name(WpDiskModel model);
 
 #endif							/* WALPRESSURE_POLICY_H */

@@ -2,7 +2,7 @@
  *
  * request.h
  *		A sweep as the caller asked for it, built and validated once, in
- *		C, as the caller (request.c), then copied as it is into shared
+ *		C, as the caller (api/run_sweep.c), then copied as it is into shared
  *		memory for the coordinator: never text to be parsed again.
  *
  * IDENTIFICATION
@@ -45,7 +45,7 @@ typedef enum WpSearchKind
 
 #define WP_SEARCH_TEXT	64		/* a bound or the resolution, as held */
 
-/* Which load engine runs the clients (clients.h). */
+/* Which load engine runs the clients (engine/engine.h). */
 typedef enum WpEngineKind
 {
 	WP_ENGINE_BACKEND,			/* in-server client workers */
@@ -104,6 +104,11 @@ typedef struct WpSweepRequest
 								 * --rate, Poisson arrivals); 0: closed loop */
 	double		latency_limit_ms;	/* pgbench's --latency-limit; 0: none */
 	int			iops_cap;		/* write IOPS of every step, 0: none */
+	WpDiskModel disk;			/* the disk a cap stands for, unless disk is swept */
+	bool		disk_defaulted; /* disk => not given: paced where there, else throttle */
+	double		flush_floor_us; /* the paced disk's least flush time, 0: none */
+	bool		uses_paced;		/* a step runs on the paced disk */
+	bool		uses_throttle;	/* a step runs under the throttle */
 	double		duration_s;
 	double		warmup_s;
 	WpWorkload	workload;
@@ -124,6 +129,13 @@ typedef struct WpSweepRequest
 	char		settings_jsonb[WP_SETTINGS_MAX] pg_attribute_aligned(MAXIMUM_ALIGNOF);
 	char		sql[WP_SQL_MAX];
 } WpSweepRequest;
+
+/* The disk a capped step of value `pos` runs on (disk swept, or the sweep's). */
+static inline WpDiskModel
+wp_step_disk(const WpSweepRequest *req, int pos)
+{
+	return strcmp(req->setting, "disk") == 0 ? (WpDiskModel) req->ivals[pos] : req->disk;
+}
 
 /* init_pgbench(scale): where and how big. */
 typedef struct WpInitRequest

@@ -5,7 +5,7 @@
  *		caller would need to do it: log in, set each session setting,
  *		ALTER SYSTEM each server-wide one and reload, cap the disk, run a
  *		CHECKPOINT, prewarm, run the server's pgbench, read and write the
- *		pgbench tables.  run_sweep checks them as the caller (request.c),
+ *		pgbench tables.  run_sweep checks them as the caller (api/run_sweep.c),
  *		each with its own error and the GRANT that would allow it; the
  *		coordinator, which runs as the same role, checks them all again
  *		before each step, so that a right revoked during a sweep ends it at
@@ -151,8 +151,8 @@ wp_rights_reload(void)
 void
 wp_rights_cap(void)
 {
-	wp_check_may_call("set_iops_cap(integer,integer,text)",
-					  "walpressure.set_iops_cap(pg_catalog.int4,pg_catalog.int4,pg_catalog.text)",
+	wp_check_may_call("set_iops_cap(integer,integer,text,text,double precision,integer)",
+					  "walpressure.set_iops_cap(pg_catalog.int4,pg_catalog.int4,pg_catalog.text,pg_catalog.text,pg_catalog.float8,pg_catalog.int4)",
 					  "cap the disk's IOPS");
 }
 

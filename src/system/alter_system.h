@@ -2,7 +2,7 @@
  *
  * alter_system.h
  *		Server-wide settings in a sweep: ALTER SYSTEM, a reload, checked in
- *		effect, always put back (server_settings.c).
+ *		effect, always put back (alter_system.c, coordinator/settings_hold.c).
  *
  * IDENTIFICATION
  *	  src/system/alter_system.h

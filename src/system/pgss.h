@@ -2,7 +2,7 @@
  *
  * pgss.h
  *		Per-statement figures of a step's window from pg_stat_statements
- *		(statements.c).
+ *		(pgss.c).
  *
  * IDENTIFICATION
  *	  src/system/pgss.h

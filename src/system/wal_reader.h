@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * wal_reader.h
- *		Full-page image bytes of a stretch of WAL (walread.c).
+ *		Full-page image bytes of a stretch of WAL (wal_reader.c).
  *
  * IDENTIFICATION
  *	  src/system/wal_reader.h

@@ -13,7 +13,7 @@
  *	  and streaming (api/standby_request.c, as the caller, with
  *	  wp_standbys_able);
  *	- is watched while it runs (wp_syncrep_ready_now, every 100 ms by
- *	  step.c): the standbys it needs must be connected, streaming and
+ *	  step_measure.c): the standbys it needs must be connected, streaming and
  *	  answering; when they are not, the step ends, and the load's commits
  *	  still waiting are released (wp_syncrep_release) so nothing hangs.
  *
@@ -54,9 +54,9 @@
 
 #include "compat.h"
 #include "system/walsenders.h"
-#include "common/worker.h"
+#include "common/backends.h"
 
-/* the load's connections and in-server clients (pgbench_engine.c, client.c) */
+/* the load's connections and in-server clients (engine/pgbench_engine.c, engine/client_worker.c) */
 
 /*
  * A standby whose positions and replies have not moved for this long (on

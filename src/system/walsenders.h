@@ -4,8 +4,8 @@
  *		Synchronous standbys: what the walsenders show, whether a step's
  *		commits wait for a standby and whether one is there to answer, the
  *		sync-rep wait time the sampler measures, and releasing the load's
- *		commits when the standby is lost (replication.c); the standby's own
- *		side over libpq (standby.c).
+ *		commits when the standby is lost (walsenders.c); the standby's own
+ *		side over libpq (standby_link.c).
  *
  * IDENTIFICATION
  *	  src/system/walsenders.h

@@ -39,10 +39,10 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'sweepable_server_settings', '_data_loss', '_int_setting', '_t975', 'report', 'plot', '_xml_text',
     '_nice_step', '_tick', '_px', '_setting_number', '_setting_unit', '_report', '_plot', '_compare',
     'compare', 'grant_sweeper', 'revoke_sweeper', '_value_label', 'grid',
-    'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid',
+    'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid', '_plot_grid_cell', '_plot_frame', '_plot_x_ticks', '_plot_points', '_plot_legend',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
-    '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us', '_threshold_side',
-    '_threshold_text', '_threshold_reading', '_rate_answer', 'predict', '_predict', '_mva_predict',
+    '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us',
+    '_threshold_text', '_threshold_finding', '_rate_answer', 'predict', '_predict', '_mva_predict',
     '_flush_floor', '_in_effect',
     'fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
     'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
@@ -50,11 +50,15 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_fleet_quick', '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version',
     '_fleet_version', '_fleet_refusal', '_clean_line', '_fleet_line', '_fleet_error', '_fleet_sqlstate',
     '_fleet_who', '_fleet_int', '_fleet_time', '_fleet_watched', '_fleet_ask_who',
-    '_fleet_in_call', '_fleet_member_set', '_fleet_run_end', '_fleet_answered', '_fleet_gather',
+    '_fleet_in_call', '_fleet_member_set', '_fleet_run_end', '_fleet_answered', '_fleet_gather', '_fleet_gather_list',
     '_fleet_write_run', '_fleet_write_cancel', '_fleet_write_member', '_fleet_write_run_end',
     '_fleet_write_answered', '_fleet_write_sweep', '_fleet_write_server',
     '_fleet_conn', '_fleet_start', '_fleet_end', '_fleet_cancel_asked', '_fleet_run_answer',
-    '_fleet_watch_answer', '_fleet_look', '_fleet_abandon', '_fleet_pause']);
+    '_fleet_watch_answer', '_fleet_look', '_fleet_abandon', '_fleet_pause', '_step_data_loss',
+    '_fit', '_wrap', '_disk_words', '_value_words', '_choice', '_answer', '_apply', '_findings',
+    '_findings_run', '_findings_load', '_findings_disk', '_findings_decision',
+    '_report_table', '_report_open_loop', '_report_search', '_report_grid', '_report_statements', '_report_standbys',
+    '_predict_refusal', '_predict_step_refusal', '_predict_round', '_predict_interval', '_predict_basis']);
 SELECT function_lang_is('walpressure', 'live_figures', '{}'::name[], 'c');
 
 SELECT results_eq('SELECT period FROM walpressure.live',
@@ -65,9 +69,11 @@ SELECT cmp_ok((SELECT count(*) FROM walpressure.samples), '>=', 0::bigint,
 
 SELECT columns_are('walpressure', 'iops_cap', ARRAY[
     'mode', 'cgroup', 'device', 'write_iops', 'read_iops', 'processes_enrolled',
-    'server_processes', 'problem']);
+    'server_processes', 'problem', 'disk', 'flush_floor_ms', 'burst', 'pacer']);
 SELECT is((SELECT pg_get_function_arguments('walpressure.set_iops_cap'::regproc)),
-          'write_iops integer, read_iops integer DEFAULT NULL::integer, device text DEFAULT NULL::text',
+          'write_iops integer, read_iops integer DEFAULT NULL::integer, device text DEFAULT NULL::text, '
+          'disk text DEFAULT NULL::text, flush_floor_ms double precision DEFAULT NULL::double precision, '
+          'burst integer DEFAULT NULL::integer',
           'set_iops_cap has the arguments of the design');
 
 -- predict: the model's entry point checks in C; what it returns

@@ -1,6 +1,6 @@
 -- The sweep tables and views: columns, keys, dump, run_sweep's signature.
 BEGIN;
-SELECT plan(102);
+SELECT plan(105);
 
 SELECT has_table('walpressure', 'sweeps', 'table sweeps');
 SELECT has_table('walpressure', 'steps', 'table steps');
@@ -56,12 +56,16 @@ SELECT columns_are('walpressure', 'results', ARRAY[
     'latency_p50_ratio', 'latency_p50_verdict', 'latency_p99_ratio', 'latency_p99_ratio_ci_low',
     'latency_p99_ratio_ci_high', 'latency_p99_verdict', 'latency_p999_ms', 'rate', 'rate_achieved',
     'rate_sustained', 'lag_avg_ms', 'lag_p99_ms', 'transactions_late', 'transactions_skipped',
-    'latency_p99_detail', 'latency_p99_rounds_needed', 'latency_p999_ratio', 'latency_p999_verdict']);
+    'latency_p99_detail', 'latency_p99_rounds_needed', 'latency_p999_ratio', 'latency_p999_verdict',
+    'disk']);
 SELECT has_view('walpressure', 'best', 'view best');
 SELECT columns_are('walpressure', 'best', ARRAY[
     'sweep_id', 'label', 'setting', 'value', 'tps', 'gain', 'gain_ci_low', 'gain_ci_high',
-    'verdict', 'apply', 'diagnoses', 'answer', 'current_value', 'ties']);
+    'verdict', 'apply', 'diagnoses', 'answer', 'current_value', 'ties', 'disk', 'kind']);
 SELECT table_privs_are('walpressure', 'best', 'pg_monitor', ARRAY['SELECT']);
+SELECT has_view('walpressure', 'findings', 'view findings');
+SELECT columns_are('walpressure', 'findings', ARRAY['sweep_id', 'ord', 'kind', 'value', 'finding']);
+SELECT table_privs_are('walpressure', 'findings', 'pg_monitor', ARRAY['SELECT']);
 SELECT function_returns('walpressure', 'report', ARRAY['bigint'], 'setof text');
 SELECT function_returns('walpressure', 'effects', ARRAY['bigint', 'integer'], 'setof record');
 SELECT function_returns('walpressure', 'plot', ARRAY['bigint'], 'text');
@@ -109,7 +113,8 @@ SELECT is(
     'on_standby_loss text DEFAULT ''stop''::text, standby_conninfo text DEFAULT NULL::text, '
     'rate double precision DEFAULT NULL::double precision, '
     'latency_limit double precision DEFAULT NULL::double precision, '
-    'range text DEFAULT NULL::text, search text DEFAULT NULL::text, resolution "any" DEFAULT NULL::text',
+    'range text DEFAULT NULL::text, search text DEFAULT NULL::text, resolution "any" DEFAULT NULL::text, '
+    'disk text DEFAULT NULL::text, flush_floor_ms double precision DEFAULT NULL::double precision',
     'run_sweep has the arguments of the design');
 
 SELECT * FROM finish();

@@ -75,7 +75,7 @@ CREATE TABLE secret (i int);
 CREATE ROLE regress_sweeper LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_sweeper;
 GRANT EXECUTE ON FUNCTION
-    walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any")
+    walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8)
 TO regress_sweeper;
 GRANT pg_checkpoint TO regress_sweeper;
 });

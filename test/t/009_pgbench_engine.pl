@@ -153,7 +153,7 @@ is(sweeps(), $before, 'and nothing was recorded');
 $node->safe_psql('postgres', q{
 CREATE ROLE regress_nobench LOGIN;
 GRANT USAGE ON SCHEMA walpressure TO regress_nobench;
-GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any") TO regress_nobench;
+GRANT EXECUTE ON FUNCTION walpressure.run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8) TO regress_nobench;
 GRANT pg_checkpoint TO regress_nobench;
 GRANT SELECT ON pgbench_branches TO regress_nobench;
 });

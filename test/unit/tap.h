@@ -8,7 +8,20 @@
 #define WALPRESSURE_UNIT_TAP_H
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
+
+#include "miscadmin.h"
+
+/*
+ * What the code under test calls of a server's: CHECK_FOR_INTERRUPTS()
+ * reads InterruptPending, never set here.
+ */
+volatile sig_atomic_t InterruptPending = 0;
+void
+ProcessInterrupts(void)
+{
+}
 
 static int	tests = 0;
 static int	failures = 0;

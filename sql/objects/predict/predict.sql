@@ -1,0 +1,271 @@
+--
+-- A sweep's figures at another cap or load, from its closed loop's model (predict).
+--
+
+-- Why the model does not predict value `v` (its cap cap0, its clients n0)
+-- at cap c1 with n1 clients, or NULL: no cap (a flush took the disk's own
+-- time, which a cap does not scale), a cap more than 4 times away, clients
+-- more than twice away.
+CREATE OR REPLACE FUNCTION _predict_refusal(cap0 int, n0 int, c1 int, n1 int)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE
+    WHEN cap0 IS NULL THEN
+        'it ran without a disk cap: its flushes took the disk''s own time, which a cap does not scale'
+    WHEN c1 > 4 * cap0 OR c1 < cap0 / 4.0 THEN
+        format('%s is more than 4 times away from the cap it ran at (%s): the commits a flush carries and the other delay, taken at one cap, are not known to hold that far',
+               c1, cap0)
+    WHEN n1 > 2 * n0 OR 2 * n1 < n0 THEN
+        format('%s clients is more than twice away from the %s it ran: the commits a flush carries and the other delay, taken with one number of clients, are not known to hold that far',
+               n1, n0)
+END;
+
+-- Why a round (a step) cannot be predicted from, or NULL: a figure the
+-- model needs is missing, or no commit waited for a WAL flush.
+CREATE OR REPLACE FUNCTION _predict_step_refusal(r walpressure.steps, sync_commit text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE
+    WHEN r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0
+         OR coalesce(r.commits, 0) <= 0 OR coalesce(r.tps, 0) <= 0 OR r.commit_avg_ms <= 0
+         OR r.server_cpu_s < 0 OR coalesce(r.client_cpu_s, 0) < 0 OR r.write_iops < 0 THEN
+        'a round lacks a figure the model needs (its commits, their time, CPU seconds or write IOPS)'
+    WHEN r.wal_fsyncs IS NULL THEN
+        'a round lacks its count of WAL fsyncs (the server''s WAL statistics were reset during it)'
+    -- with synchronous_commit off the WAL writer still fsyncs: no commit's
+    -- own flush (leaders) is what tells
+    WHEN lower(coalesce(sync_commit, 'on')) IN ('off', 'false', 'no', '0') OR r.wal_fsyncs = 0
+         OR r.wal_fsyncs_per_s <= 0 OR r.leaders = 0 THEN
+        'no commit waited for a WAL flush (synchronous_commit off or fsync off): the cap bears on this value through data writes only, which the model does not cover'
+END;
+
+-- What a prediction rests on, in words: the rounds, the cap and clients it
+-- ran at, the disk, and what of it the model stretches.
+CREATE OR REPLACE FUNCTION _predict_basis(s walpressure.sweeps, rounds int, cap0 int, n0 int, n1 int,
+                                          unbound int, unfitted int, cpu_share numeric, spans bool,
+                                          model_error float8)
+RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps interval widened by the model''s error (%s%%)%s%s%s%s',
+              rounds,
+              CASE WHEN rounds = 1 THEN ' (no spread: the interval is the model''s error alone)' ELSE 's' END, cap0,
+              CASE s.disk WHEN 'paced' THEN 'the paced disk'
+                          WHEN 'throttle' THEN 'the throttle: a flush costs its share only on average, the model''s premise holds loosely'
+                          ELSE 'capped' END, n0, trim_scale(round(100 * model_error::numeric, 1)),
+              CASE WHEN spans THEN
+                       format('; %s clients at a bound disk: the commits a flush carries, held as measured or grown with the clients, bound the interval',
+                              n1)
+                   ELSE '' END,
+              CASE WHEN unbound > 0 THEN
+                       format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap): their flush period is kept where the new cap''s would be shorter',
+                              unbound)
+                   ELSE '' END,
+              CASE WHEN unfitted > 0 THEN
+                       format('; in %s of them no flush demand gave both the measured tps and commit time (the nearest was taken)',
+                              unfitted)
+                   ELSE '' END,
+              CASE WHEN cpu_share >= 0.9 THEN
+                       format('; the CPUs would be %s%% busy: the prediction rests on the CPU model more than on the cap',
+                              round(100 * cpu_share))
+                   ELSE '' END);
+
+-- One round's prediction for value `v` of sweep `s` at cap c1 with n1
+-- clients (docs/reference/predict.md): tps, commits a flush carries, a
+-- commit's ms, latency ms, write IOPS, CPU share; where the disk bound and
+-- the clients change, tps_alt is the prediction with the commits a flush
+-- carries scaled by the clients (the model holds them as measured: the
+-- truth lies between); or why the round cannot be predicted.
+CREATE OR REPLACE FUNCTION _predict_round(s walpressure.sweeps, r walpressure.steps, cap0 int, n0 int, c1 int, n1 int,
+                                          delay_s float8, own float8,
+                                          OUT tps float8, OUT tps_alt float8, OUT g float8, OUT commit_ms float8,
+                                          OUT latency_ms float8, OUT write_iops float8, OUT cpu_share float8,
+                                          OUT bound bool, OUT fitted bool, OUT why text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    d float8 := (r.server_cpu_s + coalesce(r.client_cpu_s, 0)) / r.transactions;
+    p0 float8 := 1 / r.wal_fsyncs_per_s;
+    g0 float8 := r.commits::float8 / r.wal_fsyncs;
+    k float8 := r.write_iops / r.wal_fsyncs_per_s;
+    p1 float8;
+    flush_tps float8 := 0;
+    fit record;
+BEGIN
+    bound := r.write_iops >= 0.9 * cap0;
+    -- the flush period at the new cap: where the disk bound, the measured
+    -- one scaled by the caps (the disk as busy against its cap, as many
+    -- commits a flush); where it did not, the cap's (k / cap) or the
+    -- measured one, the longer; never below what commit_delay takes
+    IF bound THEN
+        p1 := p0 * cap0 / c1;
+        IF c1 > cap0 THEN
+            IF delay_s > 0 AND own IS NULL THEN
+                why := format('above the measured cap the flush period would fall toward commit_delay (%s us) and the disk''s own flush time, and every flush of the sweep waited for the cap: that time was not seen',
+                              round(delay_s * 1e6));
+                RETURN;
+            END IF;
+            p1 := greatest(p1, delay_s + coalesce(own, 0) + greatest(p0 - delay_s - coalesce(r.fsync_avg_ms / 1000, p0), 0));
+        END IF;
+        -- the flush never idled: a flush every period carrying g0 commits
+        -- (never more than the clients) sets the throughput
+        flush_tps := r.tps * p0 / p1 * least(1, n1 / g0);
+    ELSE
+        p1 := greatest(k / c1, p0);
+    END IF;
+    SELECT * INTO fit FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus, p1 / p0, n1,
+                                                      flush_tps, (delay_s + coalesce(own, 0)) / least(g0, n1));
+    IF flush_tps > 0 AND c1 > cap0 AND own IS NULL AND fit.tps < 0.999 * flush_tps THEN
+        why := format('above the measured cap the disk would no longer bind (a flush that never idles would carry %s tps, more than the rest of the loop makes): the disk''s own flush time decides, and every flush of the sweep waited for the cap: that time was not seen',
+                      round(flush_tps::numeric));
+        RETURN;
+    END IF;
+    fitted := fit.fitted;
+    tps := fit.tps;
+    -- where the disk bound and the clients change, the other bound: the
+    -- commits a flush carries grow (or shrink) with the clients waiting
+    IF bound AND n1 <> n0 THEN
+        SELECT f.tps INTO tps_alt
+        FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus, p1 / p0, n1,
+                                      r.tps * p0 / p1 * least(n1::float8 / n0, n1 / g0),
+                                      (delay_s + coalesce(own, 0)) / least(g0, n1)) f;
+    END IF;
+    -- commits a flush: where the disk bound, as measured; where it did
+    -- not, as busy as the flush would be
+    g := greatest(1, CASE WHEN flush_tps > 0 THEN least(g0, n1)
+                          ELSE g0 * fit.new_flush_util / nullif(fit.flush_util, 0) END);
+    write_iops := k * tps / g;
+    commit_ms := fit.commit_s * 1000;
+    latency_ms := n1 / tps * 1000;
+    cpu_share := tps * d / s.cpus;
+END
+$$;
+
+-- A prediction's figure over the rounds: the geometric mean and its 95%
+-- interval across them (t on the logarithms), the interval widened by the
+-- model's own error: the rounds' spread alone is narrower than what the
+-- model misses (docs/reference/predict.md says how far it is widened and
+-- how often bench/predict's cases fall inside).
+CREATE OR REPLACE FUNCTION _predict_interval(xs float8[], model_error float8,
+                                             OUT mid float8, OUT lo float8, OUT hi float8)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT exp(avg(ln(x))),
+           exp(avg(ln(x)) - coalesce(walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)), 0)
+               - ln(1 + model_error)),
+           exp(avg(ln(x)) + coalesce(walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)), 0)
+               + ln(1 + model_error))
+    FROM unnest(xs) AS x WHERE x > 0
+$$;
+
+-- predict() after its checks (C: the sweep, the cap, the clients, the
+-- figures it needs, no open loop): one row per value.
+CREATE OR REPLACE FUNCTION _predict(sweep_id bigint, iops_cap int, clients int)
+RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int, measured_tps numeric,
+               rounds int, tps numeric, tps_ci_low numeric, tps_ci_high numeric,
+               commits_per_fsync numeric, commits_per_fsync_ci_low numeric, commits_per_fsync_ci_high numeric,
+               commit_ms numeric, commit_ms_ci_low numeric, commit_ms_ci_high numeric,
+               latency_ms numeric, write_iops numeric, cpu_share numeric, bound text, basis text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    s walpressure.sweeps;
+    v record;
+    r walpressure.steps;
+    p record;
+    why text;
+    n1 int;
+    delay_s float8;
+    xs float8[]; xa float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[];
+    unbound int; unfitted int;
+    err float8 := 0.10;     -- the model's own error: see _predict_interval
+    own float8;
+    t record; ta record; g record; w record;
+BEGIN
+    SELECT * INTO s FROM walpressure.sweeps x WHERE x.sweep_id = _predict.sweep_id;
+    own := coalesce(walpressure._flush_floor(s.sweep_id),
+                    CASE WHEN s.disk = 'paced' AND s.flush_floor_ms > 0 THEN s.flush_floor_ms / 1000 END);
+    FOR v IN
+        SELECT x.value_pos AS pos, min(x.value) AS val, min(x.iops_cap) AS cap0, min(x.clients) AS n0, avg(x.tps) AS tps0
+        FROM walpressure.steps x
+        WHERE x.sweep_id = s.sweep_id AND x.discarded IS NULL AND x.value_pos > 0
+        GROUP BY x.value_pos ORDER BY x.value_pos
+    LOOP
+        value_pos := v.pos; value := v.val; measured_cap := v.cap0; measured_clients := v.n0;
+        measured_tps := round(v.tps0::numeric, 1);
+        n1 := coalesce(_predict.clients, v.n0);
+        xs := '{}'; xa := '{}'; gs := '{}'; ws := '{}'; ls := '{}'; ios := '{}'; cpus := '{}';
+        unbound := 0; unfitted := 0;
+        -- the settings in effect: commit_delay (none when fewer other
+        -- clients than commit_siblings run), synchronous_commit
+        delay_s := coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_delay')), 0) / 1e6;
+        IF least(n1, v.n0) - 1 < coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_siblings')), 5) THEN
+            delay_s := 0;
+        END IF;
+        why := walpressure._predict_refusal(v.cap0, v.n0, _predict.iops_cap, n1);
+        FOR r IN SELECT * FROM walpressure.steps x
+                 WHERE x.sweep_id = s.sweep_id AND x.value_pos = v.pos AND x.discarded IS NULL ORDER BY x.repeat LOOP
+            EXIT WHEN why IS NOT NULL;
+            why := walpressure._predict_step_refusal(r, walpressure._in_effect(s, v.val, 'synchronous_commit'));
+            EXIT WHEN why IS NOT NULL;
+            SELECT * INTO p FROM walpressure._predict_round(s, r, v.cap0, v.n0, _predict.iops_cap, n1, delay_s, own);
+            why := p.why;
+            EXIT WHEN why IS NOT NULL;
+            unbound := unbound + CASE WHEN p.bound THEN 0 ELSE 1 END;
+            unfitted := unfitted + CASE WHEN p.fitted THEN 0 ELSE 1 END;
+            xs := xs || p.tps; xa := xa || coalesce(p.tps_alt, p.tps); gs := gs || p.g; ws := ws || p.commit_ms;
+            ls := ls || p.latency_ms; ios := ios || p.write_iops; cpus := cpus || p.cpu_share;
+        END LOOP;
+        rounds := cardinality(xs);
+        IF why IS NOT NULL OR rounds = 0 THEN
+            tps := NULL; tps_ci_low := NULL; tps_ci_high := NULL; commits_per_fsync := NULL;
+            commits_per_fsync_ci_low := NULL; commits_per_fsync_ci_high := NULL; commit_ms := NULL;
+            commit_ms_ci_low := NULL; commit_ms_ci_high := NULL; latency_ms := NULL; write_iops := NULL;
+            cpu_share := NULL; bound := NULL;
+            basis := 'not predicted: ' || coalesce(why, 'no round counts');
+            RETURN NEXT;
+            CONTINUE;
+        END IF;
+        SELECT * INTO t FROM walpressure._predict_interval(xs, err);
+        SELECT * INTO ta FROM walpressure._predict_interval(xa, err);
+        SELECT * INTO g FROM walpressure._predict_interval(gs, 0);
+        SELECT * INTO w FROM walpressure._predict_interval(ws, 0);
+        -- the clients extrapolated at a bound disk: between the two bounds, the interval spanning both
+        tps := round(sqrt(t.mid * ta.mid)::numeric, 1);
+        tps_ci_low := round(least(t.lo, ta.lo)::numeric, 1);
+        tps_ci_high := round(greatest(t.hi, ta.hi)::numeric, 1);
+        commits_per_fsync := round(g.mid::numeric, 2); commits_per_fsync_ci_low := round(g.lo::numeric, 2);
+        commits_per_fsync_ci_high := round(g.hi::numeric, 2);
+        commit_ms := round(w.mid::numeric, 3); commit_ms_ci_low := round(w.lo::numeric, 3);
+        commit_ms_ci_high := round(w.hi::numeric, 3);
+        SELECT round(exp(avg(ln(x)))::numeric, 3) INTO latency_ms FROM unnest(ls) AS x;
+        SELECT round(avg(x)::numeric) INTO write_iops FROM unnest(ios) AS x;
+        SELECT round(avg(x)::numeric, 2) INTO cpu_share FROM unnest(cpus) AS x;
+        bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU' WHEN write_iops >= 0.9 * _predict.iops_cap THEN 'the disk'
+                      ELSE 'neither: the commits'' own pace' END;
+        basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, n1, unbound, unfitted, cpu_share,
+                                            xs IS DISTINCT FROM xa, err);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+COMMENT ON FUNCTION _predict(bigint, int, int) IS
+'predict() after its checks';
+
+CREATE OR REPLACE FUNCTION predict(sweep_id bigint, iops_cap int, clients int DEFAULT NULL)
+RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int, measured_tps numeric,
+               rounds int, tps numeric, tps_ci_low numeric, tps_ci_high numeric,
+               commits_per_fsync numeric, commits_per_fsync_ci_low numeric, commits_per_fsync_ci_high numeric,
+               commit_ms numeric, commit_ms_ci_low numeric, commit_ms_ci_high numeric,
+               latency_ms numeric, write_iops numeric, cpu_share numeric, bound text, basis text)
+AS 'MODULE_PATHNAME', 'wp_predict'
+LANGUAGE C STABLE;
+
+COMMENT ON FUNCTION predict(bigint, int, int) IS
+'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs and the WAL flush as queues, the flush''s time per commit following the cap, the rest a delay, fitted to each step''s tps and commit time; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';

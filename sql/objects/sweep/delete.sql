@@ -1,0 +1,14 @@
+--
+-- Deleting old sweeps.
+--
+
+-- Delete the sweeps that ended before now() - older_than, with their steps
+-- and samples; a running sweep is never deleted.  Returns how many went.
+CREATE OR REPLACE FUNCTION delete_sweeps(older_than interval)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'wp_delete_sweeps'
+LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION delete_sweeps(interval) IS
+'Delete the sweeps that ended more than older_than ago (steps and samples with them); never a running one; refuses an interval that is not positive; returns how many';
+REVOKE ALL ON FUNCTION delete_sweeps(interval) FROM PUBLIC;
