@@ -4,7 +4,7 @@
  *		The fleet's entry points: fleet_register(), fleet_run(),
  *		fleet_collect() and fleet_cancel().  What they are given is checked
  *		here, in C, as the caller, before any server is contacted; the work
- *		is then the SQL of sql/objects/07_fleet*.sql, over dblink, run through
+ *		is then the SQL of sql/objects/fleet/, over dblink, run through
  *		SPI as the caller.
  *
  * The security of the fleet rests on four rules, each enforced here:

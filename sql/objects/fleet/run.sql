@@ -357,7 +357,7 @@ RETURN CASE WHEN EXISTS (SELECT FROM unnest(s) x
 -- others go on.  When this call ends any other way (a cancel, an error, its
 -- session's end), every session it opened closes, and each server's
 -- run_sweep, seeing its caller gone, cancels its sweep.
---
+
 -- A procedure that commits cannot have a SET clause: search_path is pinned
 -- by its first statement and again right after each COMMIT (when the
 -- caller's is back), and nothing is initialized in DECLARE (that would run
