@@ -616,7 +616,9 @@ write_file($member, <<'MEMBER');
 #            U+202E)
 #   hostrun  who it is with walpressure 0.7.0; the watch says where its
 #            sweep is with controls in its value and phase; run_sweep fails
-#            after 6 s with controls in its error, and SQLSTATE 57014
+#            after 6 s with controls in its error, and SQLSTATE 57014; its
+#            list of sweeps holds one without an id and one whose document
+#            says another cluster (hostile's) ran it
 use strict;
 use warnings;
 use IO::Socket::INET;
@@ -741,6 +743,16 @@ sub answer
 	{
 		result($c, qq({"step": 1, "steps_done": 0, "steps_total": 2, "value": "0$ESC\[31m$CSI", )
 			  . qq("phase": "measured${BEL} window$RLO"}), 1);
+	}
+	elsif ($q =~ /s\.origin IS NULL/)
+	{
+		# its sweeps: one without an id, and one whose document says another cluster ran it
+		result($c, '[{"id": "x"}, {"id": 5, "started_at": "2026-11-01T00:00:00+00:00", "label": "fleet run 1"}]', 1);
+	}
+	elsif ($q =~ /walpressure\.export\(5\)/)
+	{
+		result($c, '{"format": "walpressure sweep", "format_version": 1, "server": {"system_identifier": "7000000000000000001"}, '
+			  . '"sweep": {"sweep_id": 5, "status": "done"}, "steps": [], "step_samples": []}', 1);
 	}
 	elsif ($q =~ /walpressure\.run_sweep/)
 	{
@@ -897,6 +909,15 @@ like($st{hostrun}, qr/^failed - canceling statement due to user request \[2J \(b
 unlike(q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase, system_identifier), ' ') FROM walpressure.fleet_members WHERE run_id = $xrun})
 	  . q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase), ' ') FROM walpressure.fleet_progress WHERE run_id = $xrun}),
 	qr/[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]/, 'no control reaches fleet_members or fleet_progress');
+
+# a member writes no sweep but its own: a document that says another
+# cluster ran it is refused, and nothing of it is kept
+my $sweeps = q0('SELECT count(*) FROM walpressure.sweeps');
+($out, $err) = as_trojan_path(q{SELECT state || ' ' || collected::text || ': ' || detail FROM walpressure.fleet_collect(ARRAY['hostrun'])});
+like($out, qr/^collected 0: its list of sweeps holds one without an id; sweep 5: export\(5\) there returned another sweep than the one asked for/,
+	'a member\'s sweep that says another cluster ran it is refused, and its list\'s entry without an id noted');
+is(q0('SELECT count(*) FROM walpressure.sweeps') . ' ' . q0(q{SELECT count(*) FROM walpressure.fleet_sweeps WHERE server = 'hostrun'}),
+	"$sweeps 0", 'nothing of it is kept');
 
 # the attacker's functions never ran, in any of those calls, nor in these
 ($out, $err) = as_trojan_path(q{SELECT count(*) FROM walpressure.fleet_collect(ARRAY['a', 'c'])});
