@@ -40,7 +40,8 @@ PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir)
 # for them (beside the extension's own sources, sql/objects/), their outputs
 # in expected/
 REGRESS = regress_live regress_samples regress_privileges regress_sweep_errors regress_iops_cap \
-	regress_statistics regress_answers regress_security regress_import_hostile regress_search_predict
+	regress_statistics regress_answers regress_security regress_import_hostile regress_search_predict \
+	regress_pinned_path regress_fleet
 REGRESS_OPTS = --temp-instance=./tmp_check --temp-config=$(srcdir)/test/preload.conf
 
 # The one suite that needs a server without the library preloaded.

@@ -82,7 +82,7 @@ CREATE TABLE search_rounds (
 
 --
 -- The fleet: servers this database starts sweeps on and gathers them from,
--- over dblink (sql/objects/07_fleet.sql).  A server is a foreign server
+-- over dblink (sql/objects/fleet/).  A server is a foreign server
 -- (CREATE SERVER) whose user mappings are the DBA's: no password is kept
 -- here.
 --

@@ -4,20 +4,26 @@
  *		The fleet's entry points: fleet_register(), fleet_run(),
  *		fleet_collect() and fleet_cancel().  What they are given is checked
  *		here, in C, as the caller, before any server is contacted; the work
- *		is then the SQL of sql/objects/07_fleet.sql, over dblink, run through
+ *		is then the SQL of sql/objects/fleet/, over dblink, run through
  *		SPI as the caller.
  *
- * The security of the fleet rests on three rules, each enforced here:
+ * The security of the fleet rests on four rules, each enforced here:
  *
  *	- A server is reached only through a foreign server the caller may use
- *	  (USAGE) and a user mapping of the caller's own role, never PUBLIC's:
- *	  dblink then connects as the remote role that mapping names, with its
- *	  password (dblink refuses a non-superuser a connection that used none),
- *	  and every function of the fleet runs as its caller (no SECURITY
+ *	  (USAGE) and a user mapping of the caller's own role, never PUBLIC's
+ *	  (fleet_server.c): dblink then connects as the remote role that mapping
+ *	  names, with its password (dblink refuses a non-superuser a connection
+ *	  that used none), and the fleet's SQL runs as its caller (no SECURITY
  *	  DEFINER anywhere), so no role can reach a server through a mapping
- *	  that is not its own.  walpressure stores no password and builds no
+ *	  that is not its own, and no connection is made as a superuser for a
+ *	  role that is not one.  walpressure stores no password and builds no
  *	  connection string: dblink reads the foreign server's options and the
  *	  mapping's.
+ *	- The fleet's rows are written as the extension's owner, only after the
+ *	  caller's authority over them is checked in C (fleet_rows.c): a run's
+ *	  rows by the call that runs it, what a server answered for a server
+ *	  the caller may reach, a cancel by a role with the run's starter's
+ *	  privileges.  An operator needs no right on the tables but reading.
  *	- On each server the sweep is that server's run_sweep, called by the
  *	  mapped role: it checks every argument and every right there, as it
  *	  does for a sweep started in psql.  Starting a fleet's sweeps thus
@@ -48,6 +54,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
@@ -56,6 +63,8 @@
 
 #include "compat.h"
 #include "api/arguments.h"
+#include "api/fleet_rows.h"
+#include "api/fleet_server.h"
 #include "api/fleet_sweep.h"
 #include "common/safe_spi.h"
 
@@ -82,61 +91,6 @@ wp_fleet_need_dblink(void)
 				 errmsg("the fleet needs the dblink extension in this database"),
 				 errdetail("walpressure reaches the fleet's servers over dblink, through foreign servers and user mappings."),
 				 errhint("CREATE EXTENSION dblink first (it comes with PostgreSQL's contrib modules).")));
-}
-
-/*
- * A foreign server the caller may reach the fleet's way: it exists, the
- * caller may use it, and a user mapping of the caller's own role is there.
- * Returns its oid.
- */
-static Oid
-wp_fleet_server(const char *name)
-{
-	ForeignServer *srv;
-	Oid			role = GetUserId();
-
-	srv = GetForeignServerByName(name, true);
-	if (srv == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("foreign server \"%s\" does not exist", name),
-				 errhint("A server of the fleet is a foreign server: CREATE SERVER %s FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '...', dbname '...', connect_timeout '10'); and a user mapping for the roles that use it.",
-						 quote_identifier(name))));
-
-	/*
-	 * dblink_connect takes a name that is not a foreign server's as a
-	 * connection string: a server whose name could read as one is refused,
-	 * so that dropping it could never turn its name into a destination.
-	 */
-	if (strchr(name, '=') != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_NAME),
-				 errmsg("foreign server \"%s\" has a name the fleet cannot use", name),
-				 errdetail("dblink reads a name with \"=\" in it as a connection string."),
-				 errhint("ALTER SERVER %s RENAME TO a name without \"=\".", quote_identifier(name))));
-	if (wp_foreign_server_aclcheck(srv->serverid, role, ACL_USAGE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for foreign server %s", name),
-				 errhint("Its owner may GRANT USAGE ON FOREIGN SERVER %s TO %s;",
-						 quote_identifier(name), quote_identifier(GetUserNameFromId(role, false)))));
-	if (!SearchSysCacheExists2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(role),
-							   ObjectIdGetDatum(srv->serverid)))
-	{
-		bool		public_mapping = SearchSysCacheExists2(USERMAPPINGUSERSERVER,
-														   ObjectIdGetDatum(InvalidOid),
-														   ObjectIdGetDatum(srv->serverid));
-
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("no user mapping for role \"%s\" on foreign server \"%s\"",
-						GetUserNameFromId(role, false), name),
-				 public_mapping ?
-				 errdetail("The fleet does not use the PUBLIC mapping: through it every role that may use the server would act there as the role it maps to.") : 0,
-				 errhint("CREATE USER MAPPING FOR %s SERVER %s OPTIONS (user '...', password '...'); with a role of that server that has the rights the fleet's work needs there.",
-						 quote_identifier(GetUserNameFromId(role, false)), quote_identifier(name))));
-	}
-	return srv->serverid;
 }
 
 /* Is the server registered in walpressure.fleet_servers?  Inside SPI. */
@@ -219,7 +173,7 @@ wp_fleet_servers_arg(FunctionCallInfo fcinfo, int arg)
 					 errmsg("server \"%s\" is not registered in the fleet", name),
 					 errhint("Register it with SELECT walpressure.fleet_register(%s);",
 							 quote_literal_cstr(name))));
-		(void) wp_fleet_server(name);
+		(void) wp_fleet_server(name, false);
 	}
 	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
 }
@@ -233,21 +187,30 @@ Datum
 wp_fleet_register(PG_FUNCTION_ARGS)
 {
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	Datum		args[2] = {PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)};
+	bool		check = PG_GETARG_BOOL(1);
+	Datum		args[2] = {PG_GETARG_DATUM(0), (Datum) 0};
+	char		nulls[2] = {' ', 'n'};
 	Datum		row;
 	bool		isnull;
 	int			nest;
 
 	wp_fleet_need_dblink();
-	(void) wp_fleet_server(name);
+	(void) wp_fleet_server(name, true);
 	SPI_connect();
 	nest = wp_safe_path_begin();
-	if (SPI_execute_with_args("SELECT r FROM walpressure._fleet_register($1, $2) r", 2,
-							  (Oid[]) {TEXTOID, BOOLOID}, args, NULL, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not register the server");
-	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	row = SPI_datumTransfer(row, false, -1);
+	if (check)
+	{
+		/* who answers, asked as the caller's own mapping */
+		if (SPI_execute_with_args("SELECT walpressure._fleet_ask_who($1)", 1, (Oid[]) {TEXTOID}, args,
+								  NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not ask the server who it is");
+		args[1] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull)
+			args[1] = datumCopy(args[1], false, -1);
+		nulls[1] = isnull ? 'n' : ' ';
+	}
+	/* the row, as the extension's owner: for a server the caller may reach */
+	row = wp_fleet_record_server(args[0], args[1], nulls[1] == ' ');
 	wp_safe_path_end(nest);
 	SPI_finish();
 	PG_RETURN_DATUM(row);
@@ -272,7 +235,6 @@ wp_fleet_run(PG_FUNCTION_ARGS)
 	Datum		servers;
 	int64		run_id;
 	char	   *statement;
-	bool		isnull;
 	ParamListInfo params;
 	SPIExecuteOptions opts = {0};
 	Oid			types[5] = {INT8OID, TEXTARRAYOID, JSONBOID, TEXTOID, INTERVALOID};
@@ -312,11 +274,10 @@ wp_fleet_run(PG_FUNCTION_ARGS)
 	SPI_connect_ext(SPI_OPT_NONATOMIC);
 	nest = wp_safe_path_begin();
 	servers = wp_fleet_servers_arg(fcinfo, 1);
-	if (SPI_execute("SELECT nextval('walpressure.fleet_runs_run_id_seq')", false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not number the fleet run");
-	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	run_id = wp_fleet_next_run_id();
 	statement = wp_fleet_statement(sweep, run_id);
+	/* its rows, as the extension's owner, for the caller in this session */
+	wp_fleet_insert_run(run_id, JsonbPGetDatum(sweep), servers, IntervalPGetDatum(lost));
 	/* (the procedure commits: it sets its own search_path in each transaction) */
 	wp_safe_path_end(nest);
 
@@ -335,8 +296,19 @@ wp_fleet_run(PG_FUNCTION_ARGS)
 	}
 	opts.params = params;
 	opts.allow_nonatomic = true;
-	if (SPI_execute_extended("CALL walpressure._fleet_run($1, $2, $3, $4, $5)", &opts) != SPI_OK_UTILITY)
-		elog(ERROR, "could not run the fleet");
+	/* as the caller (dblink connects with its own mapping); the rows this run
+	 * learns written through the gates of fleet_rows.c, for this run only */
+	wp_fleet_scope_enter(WP_FLEET_RUN, run_id);
+	PG_TRY();
+	{
+		if (SPI_execute_extended("CALL walpressure._fleet_run($1, $2, $3, $4, $5)", &opts) != SPI_OK_UTILITY)
+			elog(ERROR, "could not run the fleet");
+	}
+	PG_FINALLY();
+	{
+		wp_fleet_scope_leave();
+	}
+	PG_END_TRY();
 	SPI_finish();
 
 	/* the INOUT run_id, as a procedure's output: one record */
@@ -365,9 +337,18 @@ wp_fleet_collect(PG_FUNCTION_ARGS)
 	SPI_connect();
 	nest = wp_safe_path_begin();
 	servers = wp_fleet_servers_arg(fcinfo, 0);
-	if (SPI_execute_with_args("SELECT * FROM walpressure._fleet_collect($1)", 1,
-							  (Oid[]) {TEXTARRAYOID}, &servers, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not collect");
+	wp_fleet_scope_enter(WP_FLEET_COLLECT, 0);
+	PG_TRY();
+	{
+		if (SPI_execute_with_args("SELECT * FROM walpressure._fleet_collect($1)", 1,
+								  (Oid[]) {TEXTARRAYOID}, &servers, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not collect");
+	}
+	PG_FINALLY();
+	{
+		wp_fleet_scope_leave();
+	}
+	PG_END_TRY();
 	wp_spi_rows_out(rsinfo);
 	wp_safe_path_end(nest);
 	SPI_finish();
@@ -385,8 +366,6 @@ Datum
 wp_fleet_cancel(PG_FUNCTION_ARGS)
 {
 	int64		run_id = PG_GETARG_INT64(0);
-	Datum		args[2];
-	char		nulls[2] = {' ', ' '};
 	char	   *run_by;
 	char	   *status;
 	bool		alive;
@@ -429,19 +408,8 @@ wp_fleet_cancel(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("fleet run " INT64_FORMAT " is not running: it is %s", run_id, status),
 				 errhint("walpressure.fleet_progress shows what became of each server.")));
-	args[0] = Int64GetDatum(run_id);
-	if (PG_ARGISNULL(1))
-		nulls[1] = 'n';
-	else
-		args[1] = PG_GETARG_DATUM(1);
-	if (SPI_execute_with_args("WITH asked AS (UPDATE walpressure.fleet_members SET cancel_requested = true "
-							  "WHERE run_id = $1 AND ($2 IS NULL OR server = ANY ($2)) "
-							  "AND state IN ('connecting', 'running') RETURNING 1) "
-							  "SELECT count(*) FROM asked",
-							  2, (Oid[]) {INT8OID, TEXTARRAYOID}, args, nulls, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not ask for the cancel");
-	n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/* the request, as the extension's owner: the caller may cancel this run */
+	n = wp_fleet_ask_cancel(run_id, PG_ARGISNULL(1) ? (Datum) 0 : PG_GETARG_DATUM(1), PG_ARGISNULL(1));
 	wp_safe_path_end(nest);
 	SPI_finish();
 	PG_RETURN_INT32((int32) n);

@@ -298,6 +298,57 @@ END $$;
 SELECT substring(pg_read_file('/proc/self/status') from 'VmHWM:\s+(\d+)')::int - :before});
 cmp_ok($growth, '<', 65536, "4 million values are refused with the backend's peak memory up $growth kB (under 64 MB)");
 
+# --- a superuser whose search_path puts a sweeper's schema before
+# pg_catalog: functions and an operator of the exact types walpressure's SQL
+# calls, or of pg_catalog's own signatures, win every unqualified call of a
+# function that did not pin search_path first.  None runs in what
+# walpressure does for that superuser (the regression's pinned_path checks
+# every function and procedure of the schema for the pin itself)
+$node->safe_psql('postgres', q{
+CREATE SCHEMA trojan AUTHORIZATION mallory;
+SET ROLE mallory;
+CREATE SEQUENCE trojan.ran;      -- (not undone with the caller's transaction)
+CREATE FUNCTION trojan.cardinality(a text[]) RETURNS int LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN pg_catalog.cardinality(a); END$$;
+CREATE FUNCTION trojan.format(f text, a bigint) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN pg_catalog.format(f, a); END$$;
+CREATE FUNCTION trojan.array_to_string(a text[], d text) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN pg_catalog.array_to_string(a, d); END$$;
+CREATE FUNCTION trojan.jsonb_build_object(k text, v text) RETURNS jsonb LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN pg_catalog.jsonb_build_object(k, v); END$$;
+CREATE FUNCTION trojan.round(v numeric, d int) RETURNS numeric LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN pg_catalog.round(v, d); END$$;
+CREATE FUNCTION trojan.ln(v double precision) RETURNS double precision LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN pg_catalog.ln(v); END$$;
+CREATE FUNCTION trojan.cat(a text, b bigint) RETURNS text LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN a OPERATOR(pg_catalog.||) b::text; END$$;
+CREATE OPERATOR trojan.|| (LEFTARG = text, RIGHTARG = bigint, FUNCTION = trojan.cat);
+CREATE FUNCTION trojan.eq(a bigint, b bigint) RETURNS bool LANGUAGE plpgsql AS
+    $$BEGIN PERFORM pg_catalog.nextval('trojan.ran'); RETURN a OPERATOR(pg_catalog.=) b; END$$;
+CREATE OPERATOR trojan.= (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = trojan.eq);
+RESET ROLE;
+});
+my ($one, $two) = split /\|/, $node->safe_psql('postgres', q{
+SELECT min(sweep_id) || '|' || max(sweep_id) FROM walpressure.sweeps WHERE status = 'done'});
+for my $sql ('SELECT count(*) FROM walpressure.results', 'SELECT count(*) FROM walpressure.best',
+	"SELECT count(*) FROM walpressure.effects($one)", "SELECT count(*) FROM walpressure.report($one)",
+	"SELECT length(walpressure.plot($one))", "SELECT count(*) FROM walpressure.compare($one, $two)",
+	"SELECT walpressure.import(walpressure.export($one)) > 0", "SELECT count(*) FROM walpressure.predict($one, iops_cap => 500)",
+	'SELECT count(*) FROM walpressure.live', 'SELECT count(*) FROM walpressure.samples',
+	'SELECT count(*) FROM walpressure.progress', 'SELECT count(*) FROM walpressure.iops_cap',
+	'SELECT count(*) FROM walpressure.sweepable_settings()', 'SELECT count(*) FROM walpressure.fleet_progress',
+	'SELECT count(*) FROM walpressure.fleet_reading', "SELECT walpressure.cancel_sweep($one)",
+	q{SELECT count(*) FROM walpressure.run_sweep('commit_siblings', '{5}', engine => 'backend', clients => 1,
+	    duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)},
+	q{SELECT count(*) FROM walpressure.delete_sweeps(older_than => '100 years')})
+{
+	# (an error a call would give anyway is not this test's)
+	$node->psql('postgres', "SET search_path = trojan, pg_catalog, public; $sql");
+}
+is($node->safe_psql('postgres', q{SELECT is_called FROM trojan.ran}), 'f',
+	'a superuser with a sweeper\'s schema before pg_catalog on its path: none of its exact-type functions (cardinality(text[]), format(text, bigint), array_to_string(text[], text), jsonb_build_object(text, text), round(numeric, int), ln(float8)) or operators (text || bigint, bigint = bigint) ran');
+nothing_left('a superuser with a trojan path');
+
 # --- the commit probe under resets of the backend's own statistics (18 on)
 if ($major >= 18)
 {

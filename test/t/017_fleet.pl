@@ -501,14 +501,21 @@ write_file($hba, "local all regress_remote_weak scram-sha-256\n" . slurp_file($h
 $a->reload;
 $a->safe_psql('postgres', q{SET password_encryption = 'scram-sha-256'; CREATE ROLE regress_remote_weak LOGIN PASSWORD 'weak secret'});
 $a->safe_psql('postgres', 'GRANT USAGE ON SCHEMA walpressure TO regress_remote_weak');
-q0(q{CREATE ROLE regress_fleet_runner LOGIN;
-     GRANT USAGE ON SCHEMA walpressure TO regress_fleet_runner;
-     GRANT EXECUTE ON PROCEDURE walpressure.fleet_run(jsonb, text[], interval, bigint),
-                      walpressure._fleet_run(bigint, text[], jsonb, text, interval) TO regress_fleet_runner;
-     GRANT SELECT, INSERT, UPDATE ON walpressure.fleet_runs, walpressure.fleet_members, walpressure.fleet_servers TO regress_fleet_runner;
-     GRANT SELECT, INSERT ON walpressure.fleet_sweeps TO regress_fleet_runner;
-     GRANT USAGE ON SEQUENCE walpressure.fleet_runs_run_id_seq TO regress_fleet_runner;
-     GRANT USAGE ON FOREIGN SERVER a, c TO regress_fleet_runner;
+# the grants docs/guide/fleet.md gives an operator: EXECUTE, reading, no table write
+sub grant_operator
+{
+	my ($role) = @_;
+	q0(qq{GRANT USAGE ON SCHEMA walpressure TO $role;
+          GRANT EXECUTE ON PROCEDURE walpressure.fleet_run(jsonb, text[], interval, bigint),
+                                     walpressure._fleet_run(bigint, text[], jsonb, text, interval) TO $role;
+          GRANT EXECUTE ON FUNCTION walpressure.fleet_register(text, bool), walpressure.fleet_collect(text[]),
+                                    walpressure._fleet_collect(text[]), walpressure.fleet_cancel(bigint, text[]) TO $role;
+          GRANT SELECT ON walpressure.fleet_servers, walpressure.fleet_runs, walpressure.fleet_members,
+                          walpressure.fleet_sweeps, walpressure.fleet_progress TO $role});
+}
+q0(q{CREATE ROLE regress_fleet_runner LOGIN});
+grant_operator('regress_fleet_runner');
+q0(q{GRANT USAGE ON FOREIGN SERVER a, c TO regress_fleet_runner;
      CREATE USER MAPPING FOR regress_fleet_runner SERVER a OPTIONS (user 'regress_remote_weak', password 'weak secret');
      CREATE USER MAPPING FOR PUBLIC SERVER c OPTIONS (user 'postgres')});
 ($out, $err) = ('', '');
@@ -552,6 +559,440 @@ $central->psql('postgres', q{CALL walpressure.fleet_run('{"setting": "commit_del
 	stderr => \$err);
 like($err, qr/server "nosuch" is not registered in the fleet/, 'a server not registered is named');
 is(q0(q{SELECT max(run_id) FROM walpressure.fleet_runs}), '6', 'no refused call left a run behind');
+
+# --- a connection that cannot hold the centre: connect_timeout required and
+# bounded (on 15 dblink_connect waits in PQconnectdb, which no cancel ends)
+q0(qq{CREATE SERVER notimeout FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host '$tmp', port '9', dbname 'postgres')});
+q0(q{CREATE USER MAPPING FOR CURRENT_USER SERVER notimeout OPTIONS (user 'postgres')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
+like($err, qr/ERROR:  foreign server "notimeout" has no connect_timeout\n.*\nHINT:  ALTER SERVER notimeout OPTIONS \(ADD connect_timeout '10'\);/s,
+	'a server without connect_timeout is refused at registration, with the line that adds it');
+q0(q{ALTER SERVER notimeout OPTIONS (ADD connect_timeout '300')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
+like($err, qr/ERROR:  foreign server "notimeout" has a connect_timeout the fleet cannot use\nDETAIL:  It is "300"; the fleet needs a whole number of seconds from 1 to 30/,
+	'and one whose connect_timeout is longer than 30 s');
+is(q0(q{SELECT count(*) FROM walpressure.fleet_servers WHERE server = 'notimeout'}), '0', 'neither is registered');
+# a registered server whose connect_timeout was taken away: refused by name before anything starts
+q0(q{ALTER SERVER dead OPTIONS (DROP connect_timeout)});
+for my $call ("CALL walpressure.fleet_run('$short', ARRAY['a', 'dead'])", q{SELECT * FROM walpressure.fleet_collect(ARRAY['a', 'dead'])})
+{
+	($out, $err) = ('', '');
+	$central->psql('postgres', $call, stderr => \$err);
+	like($err, qr/ERROR:  foreign server "dead" has no connect_timeout/, "refused: $call");
+}
+q0(q{ALTER SERVER dead OPTIONS (ADD connect_timeout '5')});
+# over TCP, registering says how the mapped role's password could be taken
+q0(q{CREATE SERVER tcp1 FOREIGN DATA WRAPPER dblink_fdw OPTIONS (host '127.0.0.1', port '9', dbname 'postgres', connect_timeout '2')});
+q0(q{CREATE USER MAPPING FOR CURRENT_USER SERVER tcp1 OPTIONS (user 'postgres')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('tcp1', false)}, stderr => \$err);
+like($err, qr/NOTICE:  foreign server "tcp1" is reached over TCP without sslmode 'verify-full' and channel_binding 'require'\n.*\nHINT:  ALTER SERVER tcp1 OPTIONS \(ADD sslmode 'verify-full', ADD channel_binding 'require'\);/s,
+	'a server reached over TCP without sslmode verify-full and channel_binding require: a NOTICE, with the line that adds them');
+q0(q{ALTER SERVER tcp1 OPTIONS (ADD sslmode 'verify-full', ADD channel_binding 'require')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('tcp1', false)}, stderr => \$err);
+is($err, '', 'with both, none');
+is(q0(q{SELECT max(run_id) FROM walpressure.fleet_runs}), '6', 'no refused call left a run behind');
+
+# --- members that would hold the centre, or speak to its readers in
+# controls: fake servers (member.pl, below), each on a TCP port of its own,
+# and an attacker's exact-type functions on the search_path of the
+# superuser who calls the fleet
+my $member = "$tmp/member.pl";
+write_file($member, <<'MEMBER');
+# member.pl PORT MODE ENCODING SYSID: a fake server of the fleet, listening
+# on 127.0.0.1:PORT, each connection served by a process of its own (the
+# group's leader is this one: kill its group to end them all).
+#   silent   accepts connections and says nothing
+#   norfq    speaks just enough of the protocol to be connected to
+#            (AuthenticationOk, ParameterStatus, BackendKeyData,
+#            ReadyForQuery), then answers each query with a result
+#            (RowDescription, DataRow, CommandComplete) and never with
+#            ReadyForQuery
+#   hostile  answers as a server would, with controls in every text: who it
+#            is (no walpressure there, its database named with ESC, BEL and
+#            U+202E)
+#   hostrun  who it is with walpressure 0.7.0; the watch says where its
+#            sweep is with controls in its value and phase; run_sweep fails
+#            after 6 s with controls in its error, and SQLSTATE 57014; its
+#            list of sweeps holds one without an id and one whose document
+#            says another cluster (hostile's) ran it
+use strict;
+use warnings;
+use IO::Socket::INET;
+
+my ($port, $mode, $enc, $sysid) = @ARGV;
+$SIG{PIPE} = 'IGNORE';
+$SIG{CHLD} = 'IGNORE';
+setpgrp(0, 0);
+my $l = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $port, Listen => 64,
+	ReuseAddr => 1, Proto => 'tcp') or die "listen 127.0.0.1:$port: $!";
+# C0 controls escaped as JSON wants them; U+009B (CSI) and U+202E (RLO) as UTF-8
+my ($ESC, $BEL, $CSI, $RLO) = ('\u001b', '\u0007', "\xc2\x9b", "\xe2\x80\xae");
+
+while (1)
+{
+	my $c = $l->accept or next;
+	my $pid = fork;
+	if (defined $pid && $pid == 0)
+	{
+		close $l;
+		serve($c);
+		exit 0;
+	}
+	close $c;
+}
+
+sub readn
+{
+	my ($c, $n) = @_;
+	my $buf = '';
+	while (length($buf) < $n)
+	{
+		my $r = sysread($c, $buf, $n - length($buf), length($buf));
+		return undef unless $r;
+	}
+	return $buf;
+}
+
+sub msg
+{
+	my ($c, $type, $body) = @_;
+	syswrite($c, $type . pack('N', 4 + length($body)) . $body);
+}
+
+sub result
+{
+	my ($c, $value, $ready) = @_;
+	msg($c, 'T', pack('n', 1) . pack('Z*NnNnNn', 'j', 0, 0, 25, 0xFFFF, 0xFFFFFFFF, 0));
+	msg($c, 'D', pack('n', 1) . pack('N', length($value)) . $value);
+	msg($c, 'C', "SELECT 1\0");
+	msg($c, 'Z', 'I') if $ready;
+}
+
+sub error
+{
+	my ($c, $state, $message, $detail) = @_;
+	msg($c, 'E', "SERROR\0VERROR\0C$state\0M$message\0D$detail\0\0");
+	msg($c, 'Z', 'I');
+}
+
+sub serve
+{
+	my ($c) = @_;
+	if ($mode eq 'silent')
+	{
+		1 while sysread($c, my $buf, 4096);
+		return;
+	}
+	while (1)
+	{
+		my $head = readn($c, 8) // return;
+		my ($len, $code) = unpack('NN', $head);
+		readn($c, $len - 8) // return if $len > 8;
+		if ($code == 80877103 || $code == 80877104)
+		{
+			syswrite($c, 'N');    # no SSL, no GSS encryption
+			next;
+		}
+		last if $code == 196608;
+		return;
+	}
+	msg($c, 'R', pack('N', 0));
+	for my $p ([ 'server_version', '15.99' ], [ 'server_encoding', $enc ], [ 'client_encoding', $enc ],
+		[ 'DateStyle', 'ISO, MDY' ], [ 'integer_datetimes', 'on' ], [ 'standard_conforming_strings', 'on' ],
+		[ 'TimeZone', 'UTC' ])
+	{
+		msg($c, 'S', "$p->[0]\0$p->[1]\0");
+	}
+	msg($c, 'K', pack('NN', $$, 4242));
+	msg($c, 'Z', 'I');
+	while (1)
+	{
+		my $type = readn($c, 1) // return;
+		my $len = unpack('N', readn($c, 4) // return);
+		my $body = $len > 4 ? readn($c, $len - 4) // return : '';
+		return if $type eq 'X';
+		next unless $type eq 'Q';
+		$body =~ s/\0$//;
+		answer($c, $body);
+	}
+}
+
+sub answer
+{
+	my ($c, $q) = @_;
+	my $wp = $mode eq 'hostile' ? 'null' : '"0.7.0"';
+	my $who = qq({"pid": $$, "role": "r$ESC\[0m", "database": "db$ESC]0;pwned$BEL${RLO}evil", )
+	  . qq("server_version": "15.99${CSI}2J", "system_identifier": "$sysid", "walpressure": $wp, "progress": true});
+	if ($mode eq 'norfq')
+	{
+		result($c, $who, 0);
+	}
+	elsif ($q =~ /'system_identifier'/)
+	{
+		result($c, $who, 1);
+	}
+	elsif ($q =~ /'statement_timeout'/)
+	{
+		result($c, '["0"]', 1);
+	}
+	elsif ($q =~ /walpressure\.progress/)
+	{
+		result($c, qq({"step": 1, "steps_done": 0, "steps_total": 2, "value": "0$ESC\[31m$CSI", )
+			  . qq("phase": "measured${BEL} window$RLO"}), 1);
+	}
+	elsif ($q =~ /s\.origin IS NULL/)
+	{
+		# its sweeps: one without an id, and one whose document says another cluster ran it
+		result($c, '[{"id": "x"}, {"id": 5, "started_at": "2026-11-01T00:00:00+00:00", "label": "fleet run 1"}]', 1);
+	}
+	elsif ($q =~ /walpressure\.export\(5\)/)
+	{
+		result($c, '{"format": "walpressure sweep", "format_version": 1, "server": {"system_identifier": "7000000000000000001"}, '
+			  . '"sweep": {"sweep_id": 5, "status": "done"}, "steps": [], "step_samples": []}', 1);
+	}
+	elsif ($q =~ /walpressure\.run_sweep/)
+	{
+		sleep 6;
+		error($c, '57014', "canceling statement due to user request\x1b[2J", "by ${RLO}the member\x07");
+	}
+	else
+	{
+		error($c, '42883', 'not a fake member\'s question', '');
+	}
+}
+MEMBER
+my $enc = q0('SHOW server_encoding');
+my %fake;
+for my $m ([ 'silent', 0 ], [ 'norfq', 0 ], [ 'hostile', 7000000000000000001 ], [ 'hostrun', 7000000000000000002 ])
+{
+	my $port = PostgreSQL::Test::Cluster::get_free_port();
+	system("perl '$member' $port $m->[0] $enc $m->[1] >'$tmp/member-$m->[0].log' 2>&1 & echo \$! >'$tmp/member-$m->[0].pid'");
+	my $pid = slurp_file("$tmp/member-$m->[0].pid");
+	chomp $pid;
+	$fake{ $m->[0] } = $pid;
+	q0(qq{CREATE SERVER $m->[0] FOREIGN DATA WRAPPER dblink_fdw
+          OPTIONS (host '127.0.0.1', port '$port', dbname 'postgres', connect_timeout '2')});
+	q0("CREATE USER MAPPING FOR CURRENT_USER SERVER $m->[0] OPTIONS (user 'postgres')");
+}
+# the attacker: a role that may create in a schema on the caller's path,
+# whose functions and operator match exactly the types of what the fleet's
+# SQL calls (beating pg_catalog's polymorphic or variadic ones, whatever the
+# order of the path); each records its call and makes its author superuser
+q0(q{CREATE ROLE regress_trojan LOGIN;
+     CREATE SCHEMA trojan AUTHORIZATION regress_trojan;
+     SET ROLE regress_trojan;
+     CREATE TABLE trojan.ran (what text, who name DEFAULT current_user, at timestamptz DEFAULT clock_timestamp());
+     CREATE SEQUENCE trojan.calls;     -- (not undone when the caller's transaction is)
+     CREATE FUNCTION trojan.cardinality(a text[]) RETURNS int LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_catalog.nextval('trojan.calls'); INSERT INTO trojan.ran (what) VALUES ('cardinality(text[])'); ALTER ROLE regress_trojan SUPERUSER;
+           RETURN pg_catalog.cardinality(a); END $$;
+     CREATE FUNCTION trojan.format(f text, a bigint) RETURNS text LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_catalog.nextval('trojan.calls'); INSERT INTO trojan.ran (what) VALUES ('format(text, bigint)'); ALTER ROLE regress_trojan SUPERUSER;
+           RETURN pg_catalog.format(f, a); END $$;
+     CREATE FUNCTION trojan.unnest(a text[]) RETURNS SETOF text LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_catalog.nextval('trojan.calls'); INSERT INTO trojan.ran (what) VALUES ('unnest(text[])'); ALTER ROLE regress_trojan SUPERUSER;
+           RETURN QUERY SELECT pg_catalog.unnest(a); END $$;
+     CREATE FUNCTION trojan.array_to_string(a text[], d text) RETURNS text LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_catalog.nextval('trojan.calls'); INSERT INTO trojan.ran (what) VALUES ('array_to_string(text[], text)'); ALTER ROLE regress_trojan SUPERUSER;
+           RETURN pg_catalog.array_to_string(a, d); END $$;
+     CREATE FUNCTION trojan.jsonb_build_object(k text, v text) RETURNS jsonb LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_catalog.nextval('trojan.calls'); INSERT INTO trojan.ran (what) VALUES ('jsonb_build_object(text, text)'); ALTER ROLE regress_trojan SUPERUSER;
+           RETURN pg_catalog.jsonb_build_object(k, v); END $$;
+     CREATE FUNCTION trojan.cat(a text, b bigint) RETURNS text LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_catalog.nextval('trojan.calls'); INSERT INTO trojan.ran (what) VALUES ('text || bigint'); ALTER ROLE regress_trojan SUPERUSER;
+           RETURN a OPERATOR(pg_catalog.||) b::text; END $$;
+     CREATE OPERATOR trojan.|| (LEFTARG = text, RIGHTARG = bigint, FUNCTION = trojan.cat);
+     RESET ROLE});
+# the superuser calls the fleet with trojan first on its path
+my $path = '-c search_path=trojan,public';
+sub as_trojan_path
+{
+	my ($sql, %o) = @_;
+	local $ENV{PGOPTIONS} = $path;
+	my ($o, $e) = ('', '');
+	my $t0 = time;
+	$central->psql('postgres', $sql, stdout => \$o, stderr => \$e, %o);
+	return ($o, $e, time - $t0);
+}
+
+# a member that accepts and says nothing: registering ends when its
+# connect_timeout (2 s) does
+my $took;
+($out, $err, $took) = as_trojan_path(q{SELECT walpressure.fleet_register('silent')});
+like($err, qr/ERROR:  could not establish connection/, 'a member that accepts and says nothing: registering fails');
+cmp_ok($took, '<', 8, sprintf('within its connect_timeout of 2 s (%.1f s)', $took));
+($out, $err) = as_trojan_path(q{SELECT walpressure.fleet_register('silent', false)});
+# a fleet run that connects to it, cancelled meanwhile: on 15 the cancel
+# waits for the connection attempt (2 s), no longer
+my $before = q0(q{SELECT max(run_id) FROM walpressure.fleet_runs});
+{
+	local $ENV{PGOPTIONS} = $path;
+	$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['silent'])", psql => [ '-At' ]);
+}
+ok(poll($central, qq{SELECT count(*) = 1 FROM walpressure.fleet_runs WHERE run_id > $before}), 'a fleet run connects to it');
+my $silent_run = q0(qq{SELECT run_id FROM walpressure.fleet_runs WHERE run_id > $before});
+my $t0 = time;
+q0(qq{SELECT pg_cancel_backend(pid) FROM walpressure.fleet_runs WHERE run_id = $silent_run});
+($out, $err) = $run->finish;
+$took = time - $t0;
+like($err, qr/ERROR:  canceling statement due to user request\nDETAIL:  Fleet run $silent_run was cancelled/,
+	'it is cancelled');
+cmp_ok($took, '<', 6, sprintf('within the connect_timeout of 2 s (%.1f s)', $took));
+is(q0(qq{SELECT state FROM walpressure.fleet_progress WHERE run_id = $silent_run}), 'cancelled', 'its member is marked so');
+
+# a member that sends a result and never ReadyForQuery: registering ends
+# at its deadline (10 s), collecting too
+($out, $err, $took) = as_trojan_path(q{SELECT walpressure.fleet_register('norfq')});
+like($err, qr/ERROR:  no answer within 00:00:10/, 'a member that answers and never ends its answer: registering fails');
+cmp_ok($took, '<', 18, sprintf('at its deadline of 10 s (%.1f s)', $took));
+as_trojan_path(q{SELECT walpressure.fleet_register('norfq', false)});
+($out, $err, $took) = as_trojan_path(q{SELECT state || ': ' || detail FROM walpressure.fleet_collect(ARRAY['norfq'])});
+like($out, qr/^unreachable: no answer within 00:00:10/, 'collecting from it fails');
+cmp_ok($took, '<', 18, sprintf('at the same deadline (%.1f s)', $took));
+
+# a member whose texts hold controls: registering says so in clean words
+($out, $err) = as_trojan_path(q{SELECT walpressure.fleet_register('hostile')});
+like($err, qr/NOTICE:  server hostile cannot run the fleet's sweeps yet: walpressure is not installed in database db \]0;pwned evil there/,
+	'a member whose database is named with ESC, BEL and U+202E: the NOTICE names it, cleaned');
+unlike($err, qr/[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]/, 'and no control reaches it');
+is(q0(q{SELECT server_version || ' ' || system_identifier FROM walpressure.fleet_servers WHERE server = 'hostile'}),
+	'15.99 2J 7000000000000000001', 'its versions are recorded cleaned');
+as_trojan_path(q{SELECT walpressure.fleet_register('hostrun')});
+
+# one run: two servers that complete (c cancelled from the centre while
+# the member that never ends its answer holds its question), that member,
+# the hostile one, and one whose run_sweep fails with a cancel's SQLSTATE
+{
+	local $ENV{PGOPTIONS} = $path;
+	$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['a', 'c', 'norfq', 'hostile', 'hostrun'], lost_after => '6 s')",
+		psql => [ '-At' ]);
+}
+ok(poll($central, q{SELECT count(*) = 2 FROM walpressure.fleet_progress
+                    WHERE run_status = 'running' AND server IN ('a', 'c') AND state = 'running' AND last_heard IS NOT NULL}),
+	'a and c run beside the member that never ends its answer');
+my $xrun = q0(q{SELECT max(run_id) FROM walpressure.fleet_runs});
+my ($heard1, $waiting) = split /\|/, q0(qq{SELECT (SELECT last_heard FROM walpressure.fleet_members WHERE run_id = $xrun AND server = 'a'),
+                                                  (SELECT state FROM walpressure.fleet_members WHERE run_id = $xrun AND server = 'norfq')});
+is($waiting, 'connecting', 'that member holds its first question');
+usleep(2_000_000);
+$t0 = time;
+is(q0(qq{SELECT walpressure.fleet_cancel($xrun, ARRAY['c'])}), '1', 'fleet_cancel of c meanwhile');
+$took = time - $t0;
+cmp_ok($took, '<', 1.5, sprintf('returns at once (%.2f s), not held by a row lock', $took));
+my ($heard2, $still) = split /\|/, q0(qq{SELECT (SELECT last_heard FROM walpressure.fleet_members WHERE run_id = $xrun AND server = 'a'),
+                                                (SELECT state FROM walpressure.fleet_members WHERE run_id = $xrun AND server = 'norfq')});
+is($still, 'connecting', 'while that member still holds it');
+cmp_ok($heard2, 'gt', $heard1, "fleet_progress keeps moving: a last heard at $heard1, then at $heard2");
+ok(poll($central, qq{SELECT value IS NOT NULL FROM walpressure.fleet_progress WHERE run_id = $xrun AND server = 'hostrun'}),
+	'the member with controls in its progress runs');
+my $seen = q0(qq{SELECT value || '|' || phase || '|' || coalesce(estimated_end::text, 'none')
+                 FROM walpressure.fleet_progress WHERE run_id = $xrun AND server = 'hostrun'});
+is($seen, '0 [31m |measured  window |none', 'its value and phase reach fleet_progress cleaned');
+($out, $err) = $run->finish;
+chomp $out;
+is($out, $xrun, 'the call ended with its run id');
+is($err, '', 'and no error: a member\'s 57014 is not the call\'s cancel');
+%st = map { split /\|/, $_, 2 } split /\n/,
+  q0(qq{SELECT server, state || ' ' || coalesce(sweep_status, '-') || ' ' || coalesce(detail, '') FROM walpressure.fleet_progress WHERE run_id = $xrun});
+like($st{a}, qr/^collected done/, 'a completed');
+like($st{c}, qr/^collected cancelled cancelled by fleet_cancel\(\)/, 'c was cancelled from the centre, and gathered');
+like($st{norfq}, qr/^lost - no answer for 00:00:06/, 'the member that never ends its answer is lost after lost_after');
+my $held = q0(qq{SELECT extract(epoch FROM ended_at - started_at) FROM walpressure.fleet_members WHERE run_id = $xrun AND server = 'norfq'});
+ok($held >= 6 && $held < 12, sprintf('... %.1f s after its start (lost_after 6 s)', $held));
+like($st{hostile}, qr/^refused - walpressure is not installed in database db \]0;pwned evil there/, 'the hostile member is refused, cleaned');
+like($st{hostrun}, qr/^failed - canceling statement due to user request \[2J \(by  the member \)/,
+	'the member whose run_sweep failed with a cancel\'s SQLSTATE failed alone, its words cleaned');
+unlike(q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase, system_identifier), ' ') FROM walpressure.fleet_members WHERE run_id = $xrun})
+	  . q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase), ' ') FROM walpressure.fleet_progress WHERE run_id = $xrun}),
+	qr/[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]/, 'no control reaches fleet_members or fleet_progress');
+
+# a member writes no sweep but its own: a document that says another
+# cluster ran it is refused, and nothing of it is kept
+my $sweeps = q0('SELECT count(*) FROM walpressure.sweeps');
+($out, $err) = as_trojan_path(q{SELECT state || ' ' || collected::text || ': ' || detail FROM walpressure.fleet_collect(ARRAY['hostrun'])});
+like($out, qr/^collected 0: its list of sweeps holds one without an id; sweep 5: export\(5\) there returned another sweep than the one asked for/,
+	'a member\'s sweep that says another cluster ran it is refused, and its list\'s entry without an id noted');
+is(q0('SELECT count(*) FROM walpressure.sweeps') . ' ' . q0(q{SELECT count(*) FROM walpressure.fleet_sweeps WHERE server = 'hostrun'}),
+	"$sweeps 0", 'nothing of it is kept');
+
+# the attacker's functions never ran, in any of those calls, nor in these
+($out, $err) = as_trojan_path(q{SELECT count(*) FROM walpressure.fleet_collect(ARRAY['a', 'c'])});
+is($err, '', 'fleet_collect with the attacker\'s path');
+($out, $err) = as_trojan_path(q{SELECT server FROM walpressure.fleet_register('a')});
+is($out, 'a', 'fleet_register with it');
+is(q0(q{SELECT count(*) || ' ' || (SELECT is_called FROM trojan.calls) FROM trojan.ran}), '0 false',
+	'none of the attacker\'s exact-type functions ran (cardinality(text[]), format(text, bigint), unnest(text[]), array_to_string(text[], text), jsonb_build_object(text, text), text || bigint)');
+is(q0(q{SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_trojan'}), 'f', 'and their author is no superuser');
+kill 'TERM', -$_ for values %fake;
+
+# --- operators: with the guide's grants (EXECUTE, reading) an operator
+# runs the fleet end to end, writes no table of it but through its
+# functions, and cannot cancel or take over another's run
+my $chba = $c->data_dir . '/pg_hba.conf';
+write_file($chba, "local all regress_remote_sweeper scram-sha-256\n" . slurp_file($chba));
+$c->reload;
+$c->safe_psql('postgres', q{SET password_encryption = 'scram-sha-256';
+                            CREATE ROLE regress_remote_sweeper LOGIN PASSWORD 'sweeper secret';
+                            SELECT walpressure.grant_sweeper('regress_remote_sweeper', engine => 'backend')});
+q0(q{CREATE ROLE regress_fleet_op LOGIN; CREATE ROLE regress_fleet_other LOGIN});
+grant_operator($_) for ('regress_fleet_op', 'regress_fleet_other');
+q0(q{GRANT USAGE ON FOREIGN SERVER c TO regress_fleet_op, regress_fleet_other;
+     CREATE USER MAPPING FOR regress_fleet_op SERVER c OPTIONS (user 'regress_remote_sweeper', password 'sweeper secret')});
+sub as_role
+{
+	my ($role, $sql) = @_;
+	my ($o, $e) = ('', '');
+	$central->psql('postgres', $sql, stdout => \$o, stderr => \$e, extra_params => [ '-U', $role ]);
+	return ($o, $e);
+}
+for my $w (q{UPDATE walpressure.fleet_members SET cancel_requested = true},
+	q{UPDATE walpressure.fleet_runs SET run_by = current_user},
+	q{UPDATE walpressure.fleet_servers SET system_identifier = '1'},
+	q{INSERT INTO walpressure.fleet_sweeps VALUES ('c', 999, now(), '1', 1, NULL)},
+	q{INSERT INTO walpressure.sweeps (sweep_id, setting, vals) VALUES (999, 'commit_delay', '{0}')},
+	q{INSERT INTO walpressure.steps (sweep_id, step) VALUES (1, 999)},
+	q{SELECT nextval('walpressure.fleet_runs_run_id_seq')})
+{
+	($out, $err) = as_role('regress_fleet_op', $w);
+	like($err, qr/ERROR:  permission denied for (table|sequence)/, "an operator cannot: $w");
+}
+($out, $err) = as_role('regress_fleet_op', q{SELECT server FROM walpressure.fleet_register('c')});
+is($out, 'c', 'an operator registers a server it may use');
+$before = q0(q{SELECT max(run_id) FROM walpressure.fleet_runs});
+$run = background($central, "CALL walpressure.fleet_run('$short', ARRAY['c'])", psql => [ '-At', '-U', 'regress_fleet_op' ]);
+ok(poll($central, qq{SELECT count(*) = 1 FROM walpressure.fleet_progress WHERE run_id > $before AND state = 'running'}),
+	'and runs a sweep there');
+my $oprun = q0(qq{SELECT run_id FROM walpressure.fleet_runs WHERE run_id > $before});
+# another operator, meanwhile
+for my $try ([ "SELECT walpressure.fleet_cancel($oprun)", qr/permission denied to cancel fleet run $oprun/ ],
+	[ "SELECT walpressure._fleet_member_set($oprun, 'c', '{\"state\": \"cancelled\"}')", qr/fleet run $oprun is not run by this call/ ],
+	[ "SELECT walpressure._fleet_run_end($oprun, 'cancelled')", qr/fleet run $oprun is not run by this call/ ],
+	[ "CALL walpressure._fleet_run($oprun, ARRAY['c'], '{}', 'SELECT 1', '5 s')", qr/fleet run $oprun is not run by this call/ ],
+	[ "SELECT walpressure._fleet_gather('c', 1, $oprun, '{}')", qr/recorded only by fleet_run\(\) and fleet_collect\(\)/ ],
+	[ "SELECT walpressure._fleet_answered('c', '{}')", qr/recorded only by fleet_run\(\) and fleet_collect\(\)/ ],
+	[ "SELECT walpressure._fleet_write_member($oprun, 'c', '{\"state\": \"cancelled\"}')", qr/permission denied for function _fleet_write_member/ ],
+	[ "SELECT walpressure._fleet_write_cancel($oprun, NULL)", qr/permission denied for function _fleet_write_cancel/ ])
+{
+	($out, $err) = as_role('regress_fleet_other', $try->[0]);
+	like($err, $try->[1], "another operator cannot cancel or take over its run: $try->[0]");
+}
+# the operator itself, from another session, no more
+($out, $err) = as_role('regress_fleet_op', "SELECT walpressure._fleet_member_set($oprun, 'c', '{\"detail\": \"forged\"}')");
+like($err, qr/fleet run $oprun is not run by this call/, 'nor the operator itself from another session');
+($out, $err) = $run->finish;
+chomp $out;
+is("$out|$err", "$oprun|", 'the operator\'s run ends, untouched');
+is(q0(qq{SELECT state || ' ' || sweep_status || ' ' || coalesce(detail, '') || ' ' || run_by FROM walpressure.fleet_progress WHERE run_id = $oprun}),
+	'collected done  regress_fleet_op', 'its sweep gathered, done, as its operator\'s');
+is(q0(qq{SELECT s.run_by || ' ' || (SELECT count(*) FROM walpressure.steps st WHERE st.sweep_id = s.sweep_id)
+         FROM walpressure.fleet_sweeps f JOIN walpressure.sweeps s USING (sweep_id) WHERE f.run_id = $oprun}),
+	'regress_remote_sweeper 4', 'with its steps here, run as the mapped role there');
+($out, $err) = as_role('regress_fleet_op', q{SELECT state || ' ' || collected FROM walpressure.fleet_collect(ARRAY['c'])});
+is("$out|$err", 'collected 0|', 'an operator collects, and nothing comes twice');
 
 # dblink missing: said plainly
 my $bare = new_node('bare');

@@ -1,0 +1,146 @@
+--
+-- Gathering: fleet_collect(), every sweep of each server that is not here
+-- yet.
+--
+
+-- Gather, on conn, the sweeps of server's list (its answer to which
+-- sweeps ended there and are not imports) that are not here yet
+-- (_fleet_gather), each by its id there.  A sweep's failure is noted and the
+-- next one tried; the server gone (08...) ends the list (gone).
+CREATE OR REPLACE FUNCTION _fleet_gather_list(conn text, server text, list jsonb,
+                                              OUT collected int, OUT sweep_ids bigint[], OUT notes text[],
+                                              OUT gone bool)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    e jsonb;
+    rid bigint;
+    started timestamptz;
+    prev timestamptz;
+    e_state text; e_msg text; e_detail text; e_hint text;
+BEGIN
+    collected := 0;
+    sweep_ids := '{}';
+    notes := '{}';
+    gone := false;
+    IF jsonb_typeof(list) IS DISTINCT FROM 'array' THEN
+        RAISE EXCEPTION 'its list of sweeps is not an array';
+    END IF;
+    FOR e IN SELECT x FROM jsonb_array_elements(list) AS x LOOP
+        rid := walpressure._fleet_int(e->'id', 18);
+        started := walpressure._fleet_time(e->'started_at');
+        IF rid IS NULL THEN
+            notes := notes || 'its list of sweeps holds one without an id'::text;
+            CONTINUE;
+        END IF;
+        SELECT f.remote_started_at INTO prev FROM walpressure.fleet_sweeps f
+        WHERE f.server = _fleet_gather_list.server AND f.remote_sweep_id = rid;
+        IF FOUND THEN
+            IF prev IS DISTINCT FROM started THEN
+                notes := notes || format('sweep %s there started at %s, not at %s as the one gathered before under that id (its sweeps were numbered anew?): delete that row of walpressure.fleet_sweeps to gather it',
+                                         rid, coalesce(started::text, 'an unknown time'), prev);
+            END IF;
+            CONTINUE;
+        END IF;
+        BEGIN
+            sweep_ids := sweep_ids || walpressure._fleet_gather(
+                server, rid,
+                -- the fleet run that started it: by the id it heard, or by
+                -- the label it gave (when it did not live to hear the id)
+                (SELECT m.run_id FROM walpressure.fleet_members m
+                 WHERE m.server = _fleet_gather_list.server
+                   AND (m.remote_sweep_id = rid
+                        OR (m.remote_sweep_id IS NULL AND e->>'label' = 'fleet run ' || m.run_id))
+                 ORDER BY m.remote_sweep_id IS NULL, m.run_id DESC LIMIT 1),
+                walpressure._fleet_ask(conn, format('SELECT walpressure.export(%s)', rid), '60 s'));
+            collected := collected + 1;
+        EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
+                                    e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
+            notes := notes || format('sweep %s: %s', rid, walpressure._fleet_error(e_msg, e_detail, e_hint));
+            IF e_state LIKE '08%' THEN
+                gone := true;       -- what came before stays
+                EXIT;
+            END IF;
+        END;
+    END LOOP;
+END
+$$;
+
+-- fleet_collect() after its checks: per server, every sweep that ran there
+-- (not one imported there), ended, and is not here yet, exported there and
+-- gathered here (_fleet_gather_list).  A server's failure is its row's; the
+-- others go on.
+CREATE OR REPLACE FUNCTION _fleet_collect(servers text[])
+RETURNS TABLE (server text, state text, collected int, sweep_ids bigint[], detail text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    conn text := 'walpressure_fleet_collect';
+    who jsonb;
+    g record;
+    e_state text; e_msg text; e_detail text; e_hint text;
+BEGIN
+    PERFORM walpressure._fleet_in_call(NULL);
+    PERFORM walpressure._fleet_disconnect_all();
+    FOR i IN 1 .. coalesce(cardinality(servers), 0) LOOP
+        server := servers[i];
+        state := 'collected';
+        collected := 0;
+        sweep_ids := '{}';
+        detail := NULL;
+        BEGIN
+            PERFORM walpressure._fleet_connect(conn, servers[i]);
+            who := walpressure._fleet_who(walpressure._fleet_ask(conn, walpressure._fleet_identity_sql(),
+                                                                 walpressure._fleet_quick()));
+            detail := walpressure._fleet_refusal(servers[i], who);
+            IF detail IS NOT NULL THEN
+                state := 'refused';
+            ELSE
+                PERFORM walpressure._fleet_answered(servers[i], who);
+                PERFORM walpressure._fleet_ask(conn, walpressure._fleet_session_sql(NULL, '60 s'), walpressure._fleet_quick());
+                SELECT * INTO g FROM walpressure._fleet_gather_list(conn, servers[i], walpressure._fleet_ask(conn,
+                    $q$SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                        'id', s.sweep_id, 'started_at', s.started_at, 'label', s.label) ORDER BY s.sweep_id), '[]')
+                    FROM walpressure.sweeps s WHERE s.status <> 'running' AND s.origin IS NULL$q$,
+                    walpressure._fleet_quick()));
+                collected := g.collected;
+                sweep_ids := g.sweep_ids;
+                detail := nullif(array_to_string(g.notes, '; '), '');
+                state := CASE WHEN g.gone THEN 'failed' ELSE 'collected' END;
+            END IF;
+            PERFORM walpressure._fleet_disconnect(conn);
+        EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
+                                    e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
+            state := CASE WHEN e_state LIKE '08%' THEN 'unreachable' ELSE 'failed' END;
+            detail := walpressure._fleet_error(e_msg, e_detail, e_hint);
+            collected := 0;
+            sweep_ids := '{}';
+            BEGIN
+                PERFORM walpressure._fleet_disconnect(conn);
+            EXCEPTION WHEN OTHERS THEN
+                NULL;
+            END;
+        END;
+        detail := walpressure._fleet_line(detail);
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+COMMENT ON FUNCTION _fleet_collect(text[]) IS
+'fleet_collect() after its checks: per server, the sweeps that ran and ended there and are not here yet, exported there and imported here';
+
+CREATE OR REPLACE FUNCTION fleet_collect(servers text[] DEFAULT NULL)
+RETURNS TABLE (server text, state text, collected int, sweep_ids bigint[], detail text)
+AS 'MODULE_PATHNAME', 'wp_fleet_collect'
+LANGUAGE C VOLATILE;
+
+COMMENT ON FUNCTION fleet_collect(text[]) IS
+'Gather from each server (the registered ones by default) every sweep that ran and ended there and is not here yet: its row, steps, samples, statements and replication figures, with its fingerprint, as import() brings one, keyed by server and its id there (walpressure.fleet_sweeps); a second call brings nothing twice.  One row per server: collected, unreachable, refused or failed, and why';
+
+REVOKE ALL ON FUNCTION fleet_collect(text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION _fleet_collect(text[]) FROM PUBLIC;
