@@ -23,6 +23,12 @@
 #include "pacer_state.h"
 #include "pacer_internal.h"
 
+/*
+ * The state the clock runs on: attached in the postmaster by
+ * walpressure_pacer_attach (walpressure_pacer.c), inherited by fork.
+ */
+WpPacerState *wp_state;
+
 /* IOs a flush of `bytes` dirty bytes costs. */
 uint64_t
 wp_flush_ios(WpPacerState *st, uint64_t bytes)

@@ -52,7 +52,8 @@ typedef struct WpFd
 	uint32_t	pad;
 } WpFd;
 
-/* the state walpressure attached (walpressure_pacer.c), NULL until then */
+/* the state walpressure attached (defined in pacer_clock.c, set by
+ * walpressure_pacer_attach), NULL until then */
 extern WpPacerState *wp_state;
 
 /* CLOCK_MONOTONIC in ns (the vDSO: no system call, signal-safe). */

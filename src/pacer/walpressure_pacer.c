@@ -65,7 +65,6 @@
 
 #define WP_EXPORT __attribute__((visibility("default")))
 
-WpPacerState *wp_state;			/* attached in the postmaster, inherited */
 
 /* libc's functions, resolved at load (or at first use, if called before) */
 typedef ssize_t (*write_fn) (int, const void *, size_t);
