@@ -151,5 +151,4 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _decide(float8[], float8[], bool, bool, float8) IS
-'The decision rule: the effect of a over b (per-round figures; paired: the same rounds) as a geometric mean ratio with a 95% t interval on the logs (Welch''s when unpaired), and faster / slower (interval excludes 1), equivalent (interval within +-margin_pct%) or undecided, with the rounds that would decide at the spread seen';
+COMMENT ON FUNCTION _decide(float8[], float8[], bool, bool, float8) IS 'The decision rule: the effect of a over b (per-round figures; paired: the same rounds) as a geometric mean ratio with a 95% t interval on the logs (Welch''s when unpaired), and faster / slower (interval excludes 1), equivalent (interval within +-margin_pct%) or undecided, with the rounds that would decide at the spread seen';

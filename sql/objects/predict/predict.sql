@@ -279,8 +279,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _predict(bigint, int, int) IS
-'predict() after its checks';
+COMMENT ON FUNCTION _predict(bigint, int, int) IS 'predict() after its checks';
 
 CREATE OR REPLACE FUNCTION predict(sweep_id bigint, iops_cap int, clients int DEFAULT NULL)
 RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int, measured_tps numeric,
@@ -291,5 +290,4 @@ RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int
 AS 'MODULE_PATHNAME', 'wp_predict'
 LANGUAGE C STABLE;
 
-COMMENT ON FUNCTION predict(bigint, int, int) IS
-'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs and the WAL flush as queues, the flush''s time per commit following the cap, the rest a delay, fitted to each step''s tps and commit time; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';
+COMMENT ON FUNCTION predict(bigint, int, int) IS 'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs and the WAL flush as queues, the flush''s time per commit following the cap, the rest a delay, fitted to each step''s tps and commit time; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';

@@ -102,8 +102,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _compare(bigint, bigint) IS
-'compare() after its checks: two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs: the two sweeps'' rounds are independent), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided; a NOTICE names what else differs between them';
+COMMENT ON FUNCTION _compare(bigint, bigint) IS 'compare() after its checks: two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs: the two sweeps'' rounds are independent), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided; a NOTICE names what else differs between them';
 
 CREATE OR REPLACE FUNCTION compare(sweep_a bigint, sweep_b bigint)
 RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
@@ -111,5 +110,4 @@ RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
 AS 'MODULE_PATHNAME', 'wp_compare'
 LANGUAGE C STRICT STABLE;
 
-COMMENT ON FUNCTION compare(bigint, bigint) IS
-'Two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided (with the rounds that would decide); a NOTICE names what else differs between them';
+COMMENT ON FUNCTION compare(bigint, bigint) IS 'Two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided (with the rounds that would decide); a NOTICE names what else differs between them';

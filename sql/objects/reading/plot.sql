@@ -321,13 +321,11 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _plot(bigint) IS
-'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value (an open loop: p99 latency, schedule lag included, instead of IOPS, a rate not sustained in red); a grid''s heat map (_plot_grid)';
+COMMENT ON FUNCTION _plot(bigint) IS 'plot() after its check: an SVG chart of a sweep: tps with its 95% interval and write IOPS against the value (an open loop: p99 latency, schedule lag included, instead of IOPS, a rate not sustained in red); a grid''s heat map (_plot_grid)';
 
 CREATE OR REPLACE FUNCTION plot(sweep_id bigint)
 RETURNS text
 AS 'MODULE_PATHNAME', 'wp_plot'
 LANGUAGE C STRICT STABLE;
 
-COMMENT ON FUNCTION plot(bigint) IS
-'An SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';
+COMMENT ON FUNCTION plot(bigint) IS 'An SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';

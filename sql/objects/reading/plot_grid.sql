@@ -128,5 +128,4 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _plot_grid(bigint) IS
-'plot() of a grid sweep (two settings, every pair of their values): a heat map of the tps and the speedup against the baseline';
+COMMENT ON FUNCTION _plot_grid(bigint) IS 'plot() of a grid sweep (two settings, every pair of their values): a heat map of the tps and the speedup against the baseline';

@@ -161,8 +161,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _report(bigint) IS
-'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value; with synchronous standbys, each value''s wait for them and their lags';
+COMMENT ON FUNCTION _report(bigint) IS 'report() after its check: a text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first); a grid''s tps as a table; the load''s statements (pg_stat_statements) value by value; with synchronous standbys, each value''s wait for them and their lags';
 
 -- The entry points: the sweep ids checked in C (a plain "no sweep 99", no
 -- PL/pgSQL CONTEXT), then the functions above.
@@ -171,5 +170,4 @@ RETURNS SETOF text
 AS 'MODULE_PATHNAME', 'wp_report'
 LANGUAGE C STRICT STABLE;
 
-COMMENT ON FUNCTION report(bigint) IS
-'A text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first)';
+COMMENT ON FUNCTION report(bigint) IS 'A text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first)';

@@ -47,8 +47,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _export(bigint) IS
-'export() after its check: a sweep as one JSON document';
+COMMENT ON FUNCTION _export(bigint) IS 'export() after its check: a sweep as one JSON document';
 
 -- Is this a document export() made?
 CREATE OR REPLACE FUNCTION _is_export(sweep jsonb)
@@ -130,8 +129,7 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _import(jsonb) IS
-'import() after its check: the document as a new sweep of this database';
+COMMENT ON FUNCTION _import(jsonb) IS 'import() after its check: the document as a new sweep of this database';
 
 REVOKE ALL ON FUNCTION _import(jsonb) FROM PUBLIC;
 
@@ -145,10 +143,8 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_import'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION import(jsonb) IS
-'A sweep export() made (here or on another server) as a new sweep of this database, with its steps and samples; origin names the server it ran on; returns the new id';
+COMMENT ON FUNCTION import(jsonb) IS 'A sweep export() made (here or on another server) as a new sweep of this database, with its steps and samples; origin names the server it ran on; returns the new id';
 
 REVOKE ALL ON FUNCTION import(jsonb) FROM PUBLIC;
 
-COMMENT ON FUNCTION export(bigint) IS
-'A sweep as one JSON document (its row, steps, samples and the fingerprint of this server: system identifier, version, CPUs, WAL disk, cap, WAL settings), for import() on another server';
+COMMENT ON FUNCTION export(bigint) IS 'A sweep as one JSON document (its row, steps, samples and the fingerprint of this server: system identifier, version, CPUs, WAL disk, cap, WAL settings), for import() on another server';

@@ -75,16 +75,14 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _grant_sweeper(regrole, text, regclass[]) IS
-'grant_sweeper() after its check: the GRANTs the role lacks, each recorded in sweeper_grants';
+COMMENT ON FUNCTION _grant_sweeper(regrole, text, regclass[]) IS 'grant_sweeper() after its check: the GRANTs the role lacks, each recorded in sweeper_grants';
 
 CREATE OR REPLACE FUNCTION grant_sweeper(role regrole, engine text DEFAULT 'backend')
 RETURNS SETOF text
 AS 'MODULE_PATHNAME', 'wp_grant_sweeper'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION grant_sweeper(regrole, text) IS
-'Grant a role every right a sweep needs that it lacks (with engine => ''pgbench'' also pg_execute_server_program, which equals superuser), recorded for revoke_sweeper; returns the GRANTs';
+COMMENT ON FUNCTION grant_sweeper(regrole, text) IS 'Grant a role every right a sweep needs that it lacks (with engine => ''pgbench'' also pg_execute_server_program, which equals superuser), recorded for revoke_sweeper; returns the GRANTs';
 
 -- revoke_sweeper() after the caller's side (C, which cancels the role's
 -- running sweep first): what grant_sweeper gave the role, taken back, and
@@ -115,16 +113,14 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION _revoke_sweeper(regrole) IS
-'revoke_sweeper() after its check: the recorded GRANTs of grant_sweeper, revoked';
+COMMENT ON FUNCTION _revoke_sweeper(regrole) IS 'revoke_sweeper() after its check: the recorded GRANTs of grant_sweeper, revoked';
 
 CREATE OR REPLACE FUNCTION revoke_sweeper(role regrole)
 RETURNS SETOF text
 AS 'MODULE_PATHNAME', 'wp_revoke_sweeper'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION revoke_sweeper(regrole) IS
-'Cancel the role''s running sweep, then revoke what grant_sweeper gave it (and nothing it held before); returns the REVOKEs';
+COMMENT ON FUNCTION revoke_sweeper(regrole) IS 'Cancel the role''s running sweep, then revoke what grant_sweeper gave it (and nothing it held before); returns the REVOKEs';
 
 REVOKE ALL ON FUNCTION grant_sweeper(regrole, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _grant_sweeper(regrole, text, regclass[]) FROM PUBLIC;
