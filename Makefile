@@ -70,8 +70,9 @@ endif
 all: $(PACER)
 
 PACER_SRCS = src/pacer/walpressure_pacer.c src/pacer/pacer_fds.c src/pacer/pacer_clock.c
-$(PACER): $(PACER_SRCS) src/pacer/pacer_state.h src/pacer/pacer_internal.h
-	$(CC) $(PACER_CFLAGS) $(PACER_LDFLAGS) -o $@ $(PACER_SRCS) -ldl
+# the sources by $(srcdir), for a VPATH build (pg_buildext's build-MAJOR/)
+$(PACER): $(addprefix $(srcdir)/,$(PACER_SRCS) src/pacer/pacer_state.h src/pacer/pacer_internal.h)
+	$(CC) $(PACER_CFLAGS) $(PACER_LDFLAGS) -o $@ $(addprefix $(srcdir)/,$(PACER_SRCS)) -ldl
 
 install: install-pacer
 uninstall: uninstall-pacer

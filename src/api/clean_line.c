@@ -15,6 +15,9 @@
 #include "fmgr.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 
 #include "common/text_check.h"
 
