@@ -125,7 +125,7 @@ is(q1("SELECT standby_conninfo !~ 'password' FROM walpressure.sweeps WHERE sweep
 # report(): each value's wait for the standby and its lags
 my $report = q1("SELECT string_agg(r, E'\\n') FROM walpressure.report($id) r");
 note $report;
-like($report, qr/^  remote_apply +\| wait [0-9.]+ ms \([0-9.]+%\) \| s1 sync: write [0-9.]+, flush [0-9.]+, replay [0-9.]+ ms$/m,
+like($report, qr/^  remote_apply +\| wait [0-9.]+ ms \([0-9.]+%\)\n    s1 sync: write [0-9.]+, flush [0-9.]+, replay [0-9.]+ ms$/m,
 	'report() shows the wait of a commit for the standby and its lags');
 
 # live: the wait share while walsenders run
