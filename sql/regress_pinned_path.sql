@@ -69,3 +69,36 @@ SELECT pg_temp.why($$ DECLARE n int; BEGIN PERFORM pg_catalog.set_config('search
                       COMMIT; RAISE EXCEPTION '%', format('%s', n); END $$);
 SELECT pg_temp.why($$ DECLARE n int; BEGIN PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
                       BEGIN NULL; END; COMMIT; PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true); END $$);
+
+-- the install script binds no name to an object of a schema another role can
+-- create in: views and SQL-standard bodies bind their names as the script
+-- runs, and it runs with the extension's schema and pg_prewarm's (public,
+-- often) on its path.  A trojan planted first in public, of the exact types
+-- fleet_reading and best use (text || bigint, format(text, text, numeric,
+-- text)), then CREATE EXTENSION in a database of its own: no view or body of
+-- the extension depends on anything outside pg_catalog and walpressure
+CREATE DATABASE regress_wp_trap;
+\c regress_wp_trap
+CREATE FUNCTION public.trap_cat(text, bigint) RETURNS text LANGUAGE sql AS 'SELECT ''trojan''';
+CREATE OPERATOR public.|| (LEFTARG = text, RIGHTARG = bigint, FUNCTION = public.trap_cat);
+CREATE FUNCTION public.format(text, text, numeric, text) RETURNS text LANGUAGE sql AS 'SELECT ''trojan''';
+CREATE EXTENSION walpressure CASCADE;
+SELECT CASE d.classid WHEN 'pg_rewrite'::regclass THEN (SELECT r.ev_class::regclass::text FROM pg_rewrite r WHERE r.oid = d.objid)
+                      ELSE d.objid::regprocedure::text END AS object,
+       CASE d.refclassid WHEN 'pg_proc'::regclass THEN d.refobjid::regprocedure::text
+                         WHEN 'pg_operator'::regclass THEN d.refobjid::regoperator::text
+                         ELSE d.refobjid::regtype::text END AS depends_on
+FROM pg_depend d
+WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass)
+  AND ((d.classid = 'pg_rewrite'::regclass
+        AND (SELECT c.relnamespace FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class WHERE r.oid = d.objid)
+            = 'walpressure'::regnamespace)
+       OR (d.classid = 'pg_proc'::regclass
+           AND (SELECT p.pronamespace FROM pg_proc p WHERE p.oid = d.objid) = 'walpressure'::regnamespace))
+  AND coalesce((SELECT p.pronamespace FROM pg_proc p WHERE d.refclassid = 'pg_proc'::regclass AND p.oid = d.refobjid),
+               (SELECT o.oprnamespace FROM pg_operator o WHERE d.refclassid = 'pg_operator'::regclass AND o.oid = d.refobjid),
+               (SELECT t.typnamespace FROM pg_type t WHERE d.refclassid = 'pg_type'::regclass AND t.oid = d.refobjid))
+      NOT IN ('pg_catalog'::regnamespace, 'walpressure'::regnamespace)
+ORDER BY 1, 2;
+\c contrib_regression
+DROP DATABASE regress_wp_trap;

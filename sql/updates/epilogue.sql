@@ -31,9 +31,9 @@ BEGIN
     LOOP
         EXECUTE pg_catalog.format('GRANT %s ON %s %s TO %s%s',
                                   r.privilege_type,
-                                  CASE r.kind WHEN 'function' THEN 'FUNCTION' ELSE 'TABLE' END,
+                                  CASE WHEN r.kind OPERATOR(pg_catalog.=) 'function' THEN 'FUNCTION' ELSE 'TABLE' END,
                                   r.object,
-                                  CASE r.grantee WHEN 0 THEN 'PUBLIC'
+                                  CASE WHEN r.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
                                        ELSE r.grantee::pg_catalog.regrole::text END,
                                   CASE WHEN r.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
     END LOOP;

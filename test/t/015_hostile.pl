@@ -218,6 +218,35 @@ cmp_ok($node->safe_psql('postgres', "SELECT count(*) FROM walpressure.steps WHER
 nothing_left('a right revoked by hand');
 $node->safe_psql('postgres', q{SELECT walpressure.revoke_sweeper('mallory')});
 
+# --- a search whose count of values would overflow (issue 43: the count
+# wrapped past INT_MAX, passed the check of 63 values and the value loop
+# wrote past the request: backends and the checkpointer killed by SIGSEGV),
+# asked by a sweeper with the one grant the security guide gives for a
+# server-wide setting; every variant refused before anything starts
+$node->safe_psql('postgres', q{
+SELECT walpressure.grant_sweeper('mallory');
+GRANT ALTER SYSTEM ON PARAMETER checkpoint_completion_target TO mallory;
+GRANT ALTER SYSTEM ON PARAMETER wal_writer_flush_after TO mallory;
+GRANT ALTER SYSTEM ON PARAMETER max_wal_size TO mallory;
+});
+for my $call (q{'checkpoint_completion_target', range => '[0, 1]', resolution => '1e-10'},
+	q{'checkpoint_completion_target', range => '[0, 1]', resolution => '1e-300'},
+	q{'checkpoint_completion_target', range => '[0, 1]', resolution => '4.9e-324'},
+	q{'wal_writer_flush_after', range => '[0, 2147483647]', resolution => 1},
+	q{'wal_writer_flush_after', range => '[0, 2147483647]', resolution => '0.5'},
+	q{'max_wal_size', range => '[2, 2147483647]', resolution => 1},
+	q{'commit_delay', range => '[0, 100000]', resolution => '1e-6'})
+{
+	my ($r, $o, $e) = $node->psql('postgres', qq{SET ROLE mallory;
+SELECT walpressure.run_sweep($call, duration => '1 s', warmup => '0 s', prewarm => false, checkpoint => false)});
+	like($e, qr/ERROR:  .*(more than 63|resolution|values)/s, "a search of $call is refused with an error");
+}
+is($node->safe_psql('postgres', q{SELECT count(*) FROM walpressure.sweeps WHERE setting IN
+    ('checkpoint_completion_target', 'wal_writer_flush_after', 'max_wal_size') OR search_resolution = '1e-6'}), '0',
+	'... none of them recorded a sweep');
+nothing_left('searches whose count would overflow');
+$node->safe_psql('postgres', q{SELECT walpressure.revoke_sweeper('mallory')});
+
 # --- DROP EXTENSION while a sweep runs is refused
 $id = $node->safe_psql('postgres', q{
 SELECT walpressure.run_sweep('commit_siblings', '{5}', engine => 'backend', clients => 1,
