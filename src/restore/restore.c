@@ -53,6 +53,7 @@
 #include "restore/restore.h"
 #include "restore/settings.h"
 #include "system/alter_system.h"
+#include "system/paced_disk.h"
 
 /* How often the restore worker looks for a record no sweep owns, unwoken. */
 #define WP_RESTORE_NAP_MS	60000
@@ -335,6 +336,20 @@ wp_restore_main(Datum main_arg)
 		CHECK_FOR_INTERRUPTS();
 	}
 	wp_restore->leader = NULL;
+
+	/*
+	 * Asked to stop (the server shuts down, or it was terminated): a paced
+	 * cap set by set_iops_cap goes off, unless a sweep runs, whose
+	 * coordinator puts its caps back itself.  The shutdown checkpoint runs
+	 * once every worker has exited, and must not wait a cap's share, up to
+	 * 10 s, on each of its flushes; the cap belongs to the running server.
+	 */
+	if (wp_paced_available() && wp_job_idle())
+	{
+		WpPacedCap	off = {0};
+
+		wp_paced_set(&off);
+	}
 	proc_exit(0);
 }
 
