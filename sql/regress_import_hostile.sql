@@ -31,6 +31,22 @@ SELECT walpressure.import(jsonb_set(:'doc', '{steps,0,tps}', '1e-300'));
 SELECT walpressure.import(jsonb_set(:'doc', '{steps,1,latency_p99_ms}', '-1e-300'));
 SELECT walpressure.import(jsonb_set(:'doc', '{steps,2,fsync_avg_ms}', '5e-324'));
 SELECT walpressure.import(jsonb_set(:'doc', '{sweep,f0_ms}', '1e-300'));
+-- a time is never negative (a closed loop's p99 of -5 reached ln())
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,1,latency_p99_ms}', '-5'));
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,1,round_trip_us}', '-1'));
+-- a spread is the rounding error of equal times, far below 1e-9: zero or at
+-- least 1e-100, whose square a reading takes
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,0,latency_stddev_ms}', '1e-300'));
+-- the same figures written as JSON strings, which a column's input function
+-- would take unchecked ('1e200', 'NaN', 'Infinity', '-5', a bigint's end):
+-- a figure is a JSON number
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,0,tps}', '"1e200"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,1,latency_p99_ms}', '"NaN"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,2,fsync_avg_ms}', '"Infinity"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,3,commits}', '"-5"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{steps,4,checkpoints_timed}', '"9223372036854775807"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{sweep,f0_ms}', '"1e-300"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{sweep,iops_cap}', '"0"'));
 -- values beyond their setting's limits, as the GUC machinery reads them
 SELECT walpressure.import(jsonb_set(jsonb_set(:'doc', '{sweep,setting}', '"checkpoint_completion_target"'),
                                     '{sweep,vals}', '["0.5", "1e308"]'));
@@ -45,8 +61,8 @@ SELECT walpressure.import(jsonb_set(jsonb_set(:'doc', '{sweep,setting}', '"setti
 SELECT walpressure.import(jsonb_set(:'doc', '{sweep,settings}', '{"commit_siblings": "-7"}'));
 
 -- both bounds at once, in every round: every reading still answers
-SELECT walpressure.import(pg_temp.fresh(jsonb_set(jsonb_set(jsonb_set(jsonb_set(jsonb_set(jsonb_set(:'doc',
-           '{steps,0,tps}', '1e-9'), '{steps,1,tps}', '1e12'),
+SELECT walpressure.import(pg_temp.fresh(jsonb_set(jsonb_set(jsonb_set(jsonb_set(jsonb_set(jsonb_set(jsonb_set(:'doc',
+           '{steps,5,latency_stddev_ms}', '1e-100'), '{steps,0,tps}', '1e-9'), '{steps,1,tps}', '1e12'),
            '{steps,2,tps}', '1e12'), '{steps,3,tps}', '1e-9'),
            '{sweep,f0_ms}', '1e-9'), '{steps,4,latency_p99_ms}', '1e12'))) AS edges \gset
 SELECT value, verdict, speedup_ci_low IS NOT NULL AS has_interval FROM walpressure.results

@@ -35,9 +35,6 @@
 #include "system/cgroup.h"
 #include "system/paced_disk.h"
 
-/* The most a paced flush may be made to take on an idle disk. */
-#define WP_FLUSH_FLOOR_MAX_MS	1000.0
-
 /* Refuse the paced disk where the server was started without the pacer. */
 void
 wp_disk_require_paced(void)

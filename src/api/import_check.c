@@ -10,8 +10,9 @@
  * must be ones a sweep can vary, every text that is one line in export()'s
  * output must be one line here (no control character reaches a terminal or
  * the SVG), every number must be one a step can measure (finite, bounded
- * both ways: zero or between 1e-9 and 1e12 in size, so that no ratio,
- * logarithm or interval a reading takes of it can overflow; counts not
+ * both ways: zero or between 1e-9 (1e-100 for a spread) and 1e12 in size,
+ * so that no ratio, square, logarithm or interval a reading takes of it can
+ * overflow or underflow; counts not
  * negative, a statement's calls above zero), every value must be one of its
  * setting as the GUC machinery reads it (so within its limits), every step
  * must measure one of the sweep's values, every time must lie between 2000
@@ -36,10 +37,12 @@
 #include <math.h>
 
 #include "access/xact.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -57,6 +60,14 @@
 #define WP_IMPORT_MAX_FIGURE	1e12
 /* The least of a number that is not zero: 1e-9 (a nanosecond in seconds). */
 #define WP_IMPORT_MIN_FIGURE	1e-9
+/*
+ * The least of a spread (a key ending in stddev_ms) that is not zero: the
+ * standard deviation of equal times is their rounding error, far below 1e-9
+ * (pg_stat_statements computes it from a running variance), and 1e-100 is
+ * still one whose square and whose ratio to any figure a reading takes
+ * stay within float8.
+ */
+#define WP_IMPORT_MIN_SPREAD	1e-100
 /* The most entries of one list: a sweep's samples at their most */
 #define WP_IMPORT_MAX_ROWS		1000000
 /* ... and of each list: its steps, samples, statements, standbys, rounds */
@@ -68,6 +79,13 @@ static const char *const wp_multiline_keys[] = {
 };
 
 /* Counts a step cannot have below zero (and calls, not even zero). */
+/* the objects of a server's settings: bounded as a server's are */
+static const char *const wp_settings_keys[] = {
+	"server", "settings", "server_settings", "server_originals", "origin"
+};
+
+#define WP_IMPORT_MAX_SETTINGS	2000
+
 static const char *const wp_count_keys[] = {
 	"transactions", "retries", "commits", "leaders", "wal_fsyncs", "wal_bytes",
 	"wal_records", "wal_fpi", "wal_buffers_full", "checkpoints_timed",
@@ -97,6 +115,45 @@ wp_key_in(const char *key, const char *const *keys, int n)
 	return false;
 }
 
+/*
+ * The names of the result tables' number columns (read from the catalog as
+ * the check starts): a member of the document under one of them must be a
+ * JSON number, never a string that the column's input function would take
+ * unchecked ('1e308', 'NaN', 'Infinity', '-5').
+ */
+static List *wp_number_keys = NIL;
+
+static void
+wp_read_number_keys(void)
+{
+	wp_number_keys = NIL;
+	if (SPI_execute("SELECT DISTINCT a.attname::text FROM pg_catalog.pg_attribute a "
+					"JOIN pg_catalog.pg_class c ON c.oid = a.attrelid "
+					"JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+					"WHERE n.nspname = 'walpressure' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped "
+					"AND a.atttypid IN ('pg_catalog.int2'::pg_catalog.regtype, 'pg_catalog.int4'::pg_catalog.regtype, "
+					"'pg_catalog.int8'::pg_catalog.regtype, 'pg_catalog.float4'::pg_catalog.regtype, "
+					"'pg_catalog.float8'::pg_catalog.regtype, 'pg_catalog.numeric'::pg_catalog.regtype)",
+					true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the result tables' columns");
+	for (uint64 i = 0; i < SPI_processed; i++)
+		wp_number_keys = lappend(wp_number_keys,
+								 pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1)));
+}
+
+static bool
+wp_number_key(const char *key)
+{
+	ListCell   *lc;
+
+	if (key == NULL)
+		return false;
+	foreach(lc, wp_number_keys)
+		if (strcmp(key, (const char *) lfirst(lc)) == 0)
+			return true;
+	return false;
+}
+
 /* A string of the document: one line unless its key holds lines. */
 static void
 wp_check_text(const char *path, const char *key, const char *s, int len)
@@ -104,6 +161,9 @@ wp_check_text(const char *path, const char *key, const char *s, int len)
 	bool		lines = key != NULL && wp_key_in(key, wp_multiline_keys, lengthof(wp_multiline_keys));
 
 	int32		c;
+
+	if (wp_number_key(key))
+		wp_refuse(path, "is a number written as text (a figure is a JSON number)");
 
 	if (len > WP_SQL_MAX)
 		wp_refuse(path, "is longer than any text a sweep records");
@@ -119,6 +179,7 @@ wp_check_number(const char *path, const char *key, Numeric n)
 	double		x;
 	int			klen = key ? strlen(key) : 0;
 	bool		bytes = klen >= 5 && strstr(key, "bytes") != NULL;
+	bool		spread = klen >= 9 && strcmp(key + klen - 9, "stddev_ms") == 0;
 
 	if (numeric_is_nan(n))
 		wp_refuse(path, "is not a number");
@@ -132,12 +193,22 @@ wp_check_number(const char *path, const char *key, Numeric n)
 	}
 	if (!isfinite(x) || fabs(x) > (bytes ? WP_IMPORT_MAX_BYTES : WP_IMPORT_MAX_FIGURE))
 		wp_refuse(path, "is beyond any figure a step measures");
-	if (x != 0 && fabs(x) < WP_IMPORT_MIN_FIGURE)
+	if (spread && x != 0 && fabs(x) < WP_IMPORT_MIN_SPREAD)
+		wp_refuse(path, "is smaller than any spread a step measures (zero or at least 1e-100)");
+	if (!spread && x != 0 && fabs(x) < WP_IMPORT_MIN_FIGURE)
 		wp_refuse(path, "is smaller than any figure a step measures (zero or at least 1e-9)");
 	if (key != NULL && x < 0 && wp_key_in(key, wp_count_keys, lengthof(wp_count_keys)))
 		wp_refuse(path, "is negative");
+	/* a time (every key ending in _ms or _us) is never negative */
+	if (x < 0 && klen > 3 && (strcmp(key + klen - 3, "_ms") == 0 || strcmp(key + klen - 3, "_us") == 0))
+		wp_refuse(path, "is a negative time");
 	if (key != NULL && strcmp(key, "calls") == 0 && !(x > 0))
 		wp_refuse(path, "is not a positive number of calls");
+	/* what run_sweep takes: a cap of 1 IOPS or more, 1 client or more, a floor of 0 to its most */
+	if (key != NULL && (strcmp(key, "iops_cap") == 0 || strcmp(key, "clients") == 0) && x < 1)
+		wp_refuse(path, "is below 1, which run_sweep never records");
+	if (key != NULL && strcmp(key, "flush_floor_ms") == 0 && (x < 0 || x > WP_FLUSH_FLOOR_MAX_MS))
+		wp_refuse(path, psprintf("is not a flush floor run_sweep takes (0 to %.0f ms)", WP_FLUSH_FLOOR_MAX_MS));
 }
 
 /*
@@ -162,6 +233,13 @@ wp_check_tree(JsonbValue *v, const char *path, const char *key)
 				JsonbIteratorToken tok;
 				char	   *k = NULL;
 				int64		n = 0;
+				/* a server's settings are a few hundred, a sweep's rows many more */
+				int64		most = key != NULL && wp_key_in(key, wp_settings_keys, lengthof(wp_settings_keys))
+					? WP_IMPORT_MAX_SETTINGS : WP_IMPORT_MAX_ROWS;
+				/* each entry's key and path live as long as its check: memory stays the document's */
+				MemoryContext entry_cxt = AllocSetContextCreate(CurrentMemoryContext, "walpressure import check",
+																ALLOCSET_SMALL_SIZES);
+				MemoryContext old_cxt = MemoryContextSwitchTo(entry_cxt);
 
 				while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 				{
@@ -174,13 +252,18 @@ wp_check_tree(JsonbValue *v, const char *path, const char *key)
 					if (tok == WJB_ELEM || tok == WJB_VALUE)
 					{
 						CHECK_FOR_INTERRUPTS();
-						if (++n > WP_IMPORT_MAX_ROWS)
-							wp_refuse(path, "has more entries than a sweep makes");
+						if (++n > most)
+							wp_refuse(path, most == WP_IMPORT_MAX_SETTINGS ? "has more entries than a server has settings"
+									  : "has more entries than a sweep makes");
 						wp_check_tree(&e, tok == WJB_VALUE ? psprintf("%s.%s", path, k) :
 									  psprintf("%s[" INT64_FORMAT "]", path, n - 1),
 									  tok == WJB_VALUE ? k : key);
+						MemoryContextReset(entry_cxt);
+						k = NULL;
 					}
 				}
+				MemoryContextSwitchTo(old_cxt);
+				MemoryContextDelete(entry_cxt);
 				break;
 			}
 		default:
@@ -460,6 +543,7 @@ wp_import_check(Jsonb *doc)
 	root.type = jbvBinary;
 	root.val.binary.data = &doc->root;
 	root.val.binary.len = VARSIZE(doc) - VARHDRSZ;
+	wp_read_number_keys();
 	wp_check_tree(&root, "$", NULL);
 
 	sweep = wp_member(&doc->root, "sweep");

@@ -48,6 +48,9 @@ typedef enum WpDiskModel
 	WP_DISK_THROTTLE
 } WpDiskModel;
 
+/* The most a paced flush's floor may be (run_sweep's and set_iops_cap's flush_floor_ms, import's check). */
+#define WP_FLUSH_FLOOR_MAX_MS	1000.0
+
 extern WpParamKind wp_param_kind(const char *name);
 extern const char *wp_param_closest(const char *name);
 extern const char *wp_data_loss(const char *name, const char *value);
