@@ -1,40 +1,15 @@
 --
 -- predict()'s model: the closed loop's MVA (C), the flush's floor, what a sweep ran with.
 --
-
---
--- What a sweep predicts at another disk cap (and another number of
--- clients): tps, commits per WAL fsync and a commit's time, from a model of
--- the closed loop of a sweep's clients.  docs/reference/predict.md derives
--- it and says where it fails; in short:
---
---   Each of the N clients runs a transaction and commits; its commit waits
---   for the WAL flush that carries it, and the next transaction starts.  A
---   cycle is CPU time (a queue on the server's CPUs), the flush (a queue
---   too: one flush at a time, its time shared by the g commits it
---   carries), and everything else (a delay).  Mean-value analysis (MVA) of
---   that closed network gives the throughput (src/sweep/mva.c).
---
---   From each step of a value: the CPU seconds of a transaction, and the
---   flush's demand per commit and the delay that make the network give the
---   measured tps and the measured commit time (steps.commit_avg_ms).  At
---   another cap a flush's period follows the cap (where the disk bound:
---   the measured period times measured cap over new cap; where it did not,
---   the longer of the cap's k / cap and the measured period, k the write
---   IOs a flush cost).  Where the disk bound, the flush never idles and
---   carries the g commits it did: g over the new period sets the
---   throughput, unless the loop with the flush at its floor makes less;
---   where it did not, the flush's demand per commit scales with the period
---   and MVA runs the network again.  Above the measured
---   cap the period has a floor: commit_delay, the disk's own flush time (the
---   shortest flush among the sweep's steps whose flushes did not wait for
---   the cap) and what the step's period held beyond its flush; a value with
---   a delay, in a sweep where every flush waited for the cap, is not
---   predicted above its cap.
---
--- Each step (round) gives a prediction; their geometric mean and a 95%
--- interval across rounds (t on the logarithms) are returned: the interval
--- is the measurements' spread, not the model's error.
+-- Each of a sweep's N clients runs a transaction and waits for the WAL
+-- flush that carries its commit: CPU time (a queue on the CPUs), the flush
+-- (a queue: one at a time, its time shared by the g commits it carries) and
+-- a delay, solved by mean-value analysis (src/sweep/mva.c) and fitted to
+-- each step's tps and commit time (steps.commit_avg_ms); at another cap the
+-- flush's period follows the cap, above the measured cap down to a floor.
+-- Each round predicts; their geometric mean and a 95% interval across the
+-- rounds are returned (widened by the model's error, _predict_interval).
+-- docs/reference/predict.md derives it, its bounds and where it fails.
 --
 
 -- _mva_predict (C, api/predict.c over sweep/mva.c): the network fitted to
@@ -65,7 +40,7 @@ AS $$
     FROM walpressure.steps x
     WHERE x.sweep_id = $1 AND x.discarded IS NULL AND x.fsync_avg_ms > 0 AND x.iops_cap IS NOT NULL
       AND x.wal_fsyncs_per_s > 0 AND x.write_iops > 0
-      AND x.fsync_avg_ms / 1000 < 0.5 * (x.write_iops / x.wal_fsyncs_per_s) / x.iops_cap
+      AND x.fsync_avg_ms / 1000 < 0.5 * (x.write_iops / x.wal_fsyncs_per_s) / nullif(x.iops_cap, 0)
 $$;
 
 -- The setting `name` in effect for value `val` of sweep `s`: the value's own

@@ -13,10 +13,13 @@ SET search_path = pg_catalog, pg_temp
 RETURN CASE
     WHEN cap0 IS NULL THEN
         'it ran without a disk cap: its flushes took the disk''s own time, which a cap does not scale'
-    WHEN c1 > 4 * cap0 OR c1 < cap0 / 4.0 THEN
+    WHEN cap0 <= 0 OR n0 <= 0 OR n0 > 100000 THEN
+        format('it ran at %s write IOPS with %s clients: no cap and load the model takes (1 or more IOPS, 1 to 100000 clients)',
+               cap0, n0)
+    WHEN c1 > 4.0 * cap0 OR c1 < cap0 / 4.0 THEN
         format('%s is more than 4 times away from the cap it ran at (%s): the commits a flush carries and the other delay, taken at one cap, are not known to hold that far',
                c1, cap0)
-    WHEN n1 > 2 * n0 OR 2 * n1 < n0 THEN
+    WHEN n1 > 2.0 * n0 OR 2.0 * n1 < n0 THEN
         format('%s clients is more than twice away from the %s it ran: the commits a flush carries and the other delay, taken with one number of clients, are not known to hold that far',
                n1, n0)
 END;
@@ -192,17 +195,12 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    s walpressure.sweeps;
-    v record;
-    r walpressure.steps;
-    p record;
-    why text;
-    n1 int;
-    delay_s float8;
+    s walpressure.sweeps; r walpressure.steps; v record; p record;
+    why text; n1 int; delay_s float8;
     xs float8[]; xa float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[]; busy float8[];
     unbound int; unfitted int;
     err float8 := 0.10;     -- the model's own error: see _predict_interval
-    own float8;
+    own float8; sc float8;
     t record; ta record; g record; w record;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps x WHERE x.sweep_id = _predict.sweep_id;
@@ -210,7 +208,7 @@ BEGIN
     -- wait for the cap), else on the paced disk its floor (0 without one:
     -- a paced flush costs its share of the cap, which the period scales)
     own := coalesce(walpressure._flush_floor(s.sweep_id),
-                    CASE WHEN s.disk = 'paced' THEN coalesce(s.flush_floor_ms, 0) / 1000 END);
+                    CASE WHEN s.disk = 'paced' THEN greatest(coalesce(s.flush_floor_ms, 0), 0) / 1000 END);
     FOR v IN
         SELECT x.value_pos AS pos, min(x.value) AS val, min(x.iops_cap) AS cap0, min(x.clients) AS n0, avg(x.tps) AS tps0
         FROM walpressure.steps x
@@ -240,15 +238,13 @@ BEGIN
             unbound := unbound + CASE WHEN p.bound THEN 0 ELSE 1 END;
             unfitted := unfitted + CASE WHEN p.fitted THEN 0 ELSE 1 END;
             xs := xs || p.tps; xa := xa || coalesce(p.tps_alt, p.tps); gs := gs || p.g; ws := ws || p.commit_ms;
-            ls := ls || p.latency_ms; ios := ios || p.write_iops; cpus := cpus || p.cpu_share;
-            busy := busy || p.flush_busy;
+            ls := ls || p.latency_ms; ios := ios || p.write_iops; cpus := cpus || p.cpu_share; busy := busy || p.flush_busy;
         END LOOP;
         rounds := cardinality(xs);
         IF why IS NOT NULL OR rounds = 0 THEN
-            tps := NULL; tps_ci_low := NULL; tps_ci_high := NULL; commits_per_fsync := NULL;
-            commits_per_fsync_ci_low := NULL; commits_per_fsync_ci_high := NULL; commit_ms := NULL;
-            commit_ms_ci_low := NULL; commit_ms_ci_high := NULL; latency_ms := NULL; write_iops := NULL;
-            cpu_share := NULL; bound := NULL;
+            tps := NULL; tps_ci_low := NULL; tps_ci_high := NULL; commits_per_fsync := NULL; commit_ms := NULL;
+            commits_per_fsync_ci_low := NULL; commits_per_fsync_ci_high := NULL; commit_ms_ci_low := NULL;
+            commit_ms_ci_high := NULL; latency_ms := NULL; write_iops := NULL; cpu_share := NULL; bound := NULL;
             basis := 'not predicted: ' || coalesce(why, 'no round counts');
             RETURN NEXT;
             CONTINUE;
@@ -266,6 +262,13 @@ BEGIN
         commit_ms := round(w.mid::numeric, 3); commit_ms_ci_low := round(w.lo::numeric, 3);
         commit_ms_ci_high := round(w.hi::numeric, 3);
         SELECT round(exp(avg(ln(x)))::numeric, 3) INTO latency_ms FROM unnest(ls) AS x;
+        -- between two bounds: the closed loop's latency at the tps given (clients over tps), a
+        -- commit's time its share of it at the bound held as measured; its interval spans both
+        IF xs IS DISTINCT FROM xa THEN
+            sc := n1 / tps * 1000 / latency_ms; latency_ms := round((n1 / tps * 1000)::numeric, 3);
+            commit_ms := round((w.mid * sc)::numeric, 3); commit_ms_ci_low := round((least(1, sc) * w.lo)::numeric, 3);
+            commit_ms_ci_high := round((greatest(1, sc) * w.hi)::numeric, 3);
+        END IF;
         SELECT round(avg(x)::numeric) INTO write_iops FROM unnest(ios) AS x;
         SELECT round(avg(x)::numeric, 2) INTO cpu_share FROM unnest(cpus) AS x;
         bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU'
@@ -290,4 +293,4 @@ RETURNS TABLE (value_pos int, value text, measured_cap int, measured_clients int
 AS 'MODULE_PATHNAME', 'wp_predict'
 LANGUAGE C STABLE;
 
-COMMENT ON FUNCTION predict(bigint, int, int) IS 'What a sweep predicts at another disk cap (iops_cap, write IOPS) and number of clients: per value, tps, commits per WAL fsync and a commit''s time, each with a 95% interval across the rounds it is predicted from, from a closed-loop model (MVA: the CPUs and the WAL flush as queues, the flush''s time per commit following the cap, the rest a delay, fitted to each step''s tps and commit time; docs/reference/predict.md); a value it cannot predict has its reason in basis; a sweep without the figures it needs is refused';
+COMMENT ON FUNCTION predict(bigint, int, int) IS 'What a sweep would measure at another disk cap (and another number of clients): tps, commits per WAL fsync and a commit''s time, per value, with an interval, from a model of the sweep''s closed loop fitted to each of its steps.';
