@@ -42,7 +42,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid', '_plot_grid_cell', '_plot_frame', '_plot_x_ticks', '_plot_points', '_plot_legend',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us',
-    '_threshold_text', '_threshold_finding', '_rate_answer', 'predict', '_predict', '_mva_predict',
+    '_threshold_text', '_threshold_finding', '_rate_answer', '_rate_knee', 'predict', '_predict', '_mva_predict',
     '_flush_floor', '_in_effect',
     'fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
     'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
@@ -55,7 +55,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_fleet_write_answered', '_fleet_write_sweep', '_fleet_write_server',
     '_fleet_conn', '_fleet_start', '_fleet_end', '_fleet_cancel_asked', '_fleet_run_answer',
     '_fleet_watch_answer', '_fleet_look', '_fleet_abandon', '_fleet_pause', '_step_data_loss',
-    '_fit', '_wrap', '_disk_words', '_value_words', '_choice', '_answer', '_apply', '_findings',
+    '_fit', '_wrap', '_join_wrapped', '_disk_words', '_value_words', '_choice', '_risk_words', '_keep_words', '_answer', '_apply', '_findings',
     '_findings_run', '_findings_load', '_findings_disk', '_findings_decision',
     '_report_table', '_report_open_loop', '_report_search', '_report_grid', '_report_statements', '_report_standbys',
     '_predict_refusal', '_predict_step_refusal', '_predict_round', '_predict_interval', '_predict_basis']);

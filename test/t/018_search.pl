@@ -124,7 +124,7 @@ SELECT bool_and(verdict IS NOT NULL) AND bool_or(verdict = 'baseline') AND count
 FROM walpressure.results WHERE sweep_id = $id}),
 	't', 'results: a row per value it ran, each against the baseline, each value of a pair in 2 rounds at least (the baseline runs once a pair)');
 like($node->safe_psql('postgres', "SELECT answer FROM walpressure.best WHERE sweep_id = $id"),
-	qr/^(keep|change) commit_delay/, 'best answers');
+	qr/^(keep|change|found) commit_delay/, 'best answers');
 like($node->safe_psql('postgres', "SELECT diagnoses FROM walpressure.best WHERE sweep_id = $id"),
 	qr/the search over \[0, 2000\] by 500 stopped/, 'best says why the search stopped');
 my $report = $node->safe_psql('postgres', "SELECT string_agg(r, E'\\n') FROM walpressure.report($id) r");

@@ -50,7 +50,7 @@ AS $$
     ORDER BY f.value_pos, f.metric
 $$;
 
-COMMENT ON FUNCTION effects(bigint, int) IS 'Each value''s effect against the baseline (or against value_pos `against`), paired by interleaved round, for tps, latency_p50, latency_p99 and latency_p999 (the last for steps recorded from 0.7.0 on): the geometric mean of the per-round ratios, its 95% interval (t on the logs), the verdict (faster / slower, or lower / higher for a latency, when the interval excludes 1; equivalent when it lies within +-walpressure.equivalence_margin %; else undecided) and the rounds that would decide at this spread';
+COMMENT ON FUNCTION effects(bigint, int) IS 'The one decision: each value''s effect against the baseline (or another value), paired by interleaved round, for tps and for latency p50 and p99. results, best, report, plot and repeats => ''auto'' all read it; compare applies the same rule to two sweeps, unpaired.';
 
 -- Is a sweep open-loop (run_sweep's rate)?  Its answer is read by latency:
 -- the rate is fixed, and what the values change is how long a user waits.

@@ -35,7 +35,9 @@ AS $$
     SELECT v.value_pos FROM st v LEFT JOIN b ON b.repeat = v.repeat
     GROUP BY v.value_pos
     ORDER BY CASE WHEN walpressure._open_loop($1) THEN NOT coalesce(bool_and(v.rate_sustained), true) END,
-             CASE WHEN walpressure._open_loop($1) THEN avg(ln(v.latency_p99_ms)) END,
+             -- (an aggregate inside CASE is computed for every sweep: a closed loop's
+             -- p99 of 0 must not reach ln)
+             CASE WHEN walpressure._open_loop($1) THEN avg(ln(CASE WHEN v.latency_p99_ms > 0 THEN v.latency_p99_ms END)) END,
              CASE WHEN walpressure._open_loop($1) THEN NULL
                   WHEN EXISTS (SELECT FROM b) THEN avg(ln(v.tps) - ln(b.tps)) ELSE avg(ln(v.tps)) END DESC NULLS LAST,
              v.value_pos
@@ -43,8 +45,9 @@ AS $$
 $$;
 
 -- The values that cannot be told from the top (its effect against them is
--- not decided: tps, or p99 latency in an open loop), the top among them:
--- what an answer chooses from.
+-- not decided either way: tps, or p99 latency in an open loop, where a
+-- value that did not keep the rate is none), the top among them: what an
+-- answer chooses from.
 CREATE OR REPLACE FUNCTION _ties(sweep_id bigint)
 RETURNS TABLE (value_pos int, value text, verdict_vs_top text, equivalent_to_top bool)
 LANGUAGE sql STABLE
@@ -58,7 +61,11 @@ AS $$
     SELECT e.value_pos, e.value, e.verdict, e.verdict = 'equivalent'
     FROM t CROSS JOIN LATERAL walpressure.effects($1, t.pos) AS e
     WHERE e.metric = CASE WHEN t.open THEN 'latency_p99' ELSE 'tps' END
-      AND e.verdict <> CASE WHEN t.open THEN 'higher' ELSE 'slower' END
+      AND e.verdict NOT IN ('higher', 'slower', 'lower', 'faster')
+      -- in an open loop, a value that did not keep the rate is no candidate
+      AND (NOT t.open OR NOT EXISTS (SELECT FROM walpressure.steps x
+                                     WHERE x.sweep_id = $1 AND x.value_pos = e.value_pos
+                                       AND x.discarded IS NULL AND NOT coalesce(x.rate_sustained, true)))
 $$;
 
 -- repeats => 'auto': is the answer clear after the rounds so far?  Why, or

@@ -12,14 +12,14 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'wp_set_iops_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION set_iops_cap(int, int, text, text, float8, int) IS 'Cap pg_wal''s disk at write_iops: disk => ''paced'' (the default where the server was started with walpressure_pacer.so: every write IO and flush of pg_wal''s filesystem costs its share of the cap, in arrival order, a flush taking at least flush_floor_ms, burst IOs lent after an idle time) or ''throttle'' (every server process in walpressure.cgroup, the device''s IOPS limited by the cgroup''s blk-throttle: a 100 ms slice''s IOs at once, then a stall; read_iops and device => ''MAJ:MIN'' are the throttle''s); one at a time';
+COMMENT ON FUNCTION set_iops_cap(int, int, text, text, float8, int) IS 'Cap the write IOPS of the disk holding pg_wal, as the paced disk (every write IO and flush its share of the cap, in arrival order: a volume) or the cgroup''s throttle (every server process put in the cgroup walpressure.cgroup names; a 100 ms slice''s IOs at once, then a stall).';
 
 CREATE OR REPLACE FUNCTION clear_iops_cap(device text DEFAULT NULL)
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_clear_iops_cap'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION clear_iops_cap(text) IS 'Remove the cap: the paced disk off, and the throttle''s limits of the pg_wal disk (or device) removed from walpressure.cgroup';
+COMMENT ON FUNCTION clear_iops_cap(text) IS 'Remove the IOPS limits of the pg_wal disk (or of a device) from the cgroup walpressure.cgroup names.';
 
 CREATE OR REPLACE FUNCTION iops_cap_state(
     OUT mode text,
@@ -37,9 +37,11 @@ CREATE OR REPLACE FUNCTION iops_cap_state(
 AS 'MODULE_PATHNAME', 'wp_iops_cap_state'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
+COMMENT ON FUNCTION iops_cap_state() IS 'The C function behind the iops_cap view: the cap''s state (the paced disk''s and the cgroup''s), one row, never an error.';
+
 CREATE OR REPLACE VIEW iops_cap AS SELECT * FROM iops_cap_state();
 
-COMMENT ON VIEW iops_cap IS 'The cap in force: disk (paced, throttle, NULL: none) and its write_iops (with the throttle, read_iops; with the paced disk, flush_floor_ms and burst); the cgroup''s mode (v1/v2), name, the pg_wal disk, server processes enrolled, and what keeps the throttle from being set (problem); pacer: whether the server was started with walpressure_pacer.so, or how to start it so';
+COMMENT ON VIEW iops_cap IS 'The disk cap: the disk in force (paced or the throttle) and its limits; the cgroup mode, the cgroup, the pg_wal disk, the server processes enrolled, and what is wrong if the throttle cannot be set; whether the server has the pacer.';
 
 REVOKE ALL ON FUNCTION set_iops_cap(int, int, text, text, float8, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION clear_iops_cap(text) FROM PUBLIC;

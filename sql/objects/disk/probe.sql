@@ -16,5 +16,5 @@ CREATE OR REPLACE FUNCTION probe_fsync(
 AS 'MODULE_PATHNAME', 'wp_probe_fsync'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION probe_fsync(interval, int) IS 'pg_test_fsync''s fdatasync test on a file in pg_wal, under the current cap: ops/s, latency (mean, p50, p99: the throttle''s cliff shows as a p99 far above the p50), the commit budget (1 / latency), and the disk it ran on (paced or throttle at N write IOPS, or uncapped)';
+COMMENT ON FUNCTION probe_fsync(interval, int) IS 'What one WAL flush costs on this disk, under the current cap: pg_test_fsync''s fdatasync test, on a file in pg_wal.';
 REVOKE ALL ON FUNCTION probe_fsync(interval, int) FROM PUBLIC;

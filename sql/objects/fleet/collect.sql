@@ -138,7 +138,7 @@ RETURNS TABLE (server text, state text, collected int, sweep_ids bigint[], detai
 AS 'MODULE_PATHNAME', 'wp_fleet_collect'
 LANGUAGE C VOLATILE;
 
-COMMENT ON FUNCTION fleet_collect(text[]) IS 'Gather from each server (the registered ones by default) every sweep that ran and ended there and is not here yet: its row, steps, samples, statements and replication figures, with its fingerprint, as import() brings one, keyed by server and its id there (walpressure.fleet_sweeps); a second call brings nothing twice.  One row per server: collected, unreachable, refused or failed, and why';
+COMMENT ON FUNCTION fleet_collect(text[]) IS 'Gather from each server of the fleet every sweep that ran and ended there and is not here yet: its row, steps, samples, statements and replication figures, with its fingerprint.';
 
 REVOKE ALL ON FUNCTION fleet_collect(text[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _fleet_collect(text[]) FROM PUBLIC;

@@ -82,7 +82,7 @@ RETURNS walpressure.fleet_servers
 AS 'MODULE_PATHNAME', 'wp_fleet_register'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION fleet_register(text, bool) IS 'Add a foreign server to the fleet (the caller needs USAGE on it and a user mapping of its own, and the server a connect_timeout); with check (the default), connect as that mapping and record the cluster it is (system identifier), its versions, and say what keeps it from taking part (no walpressure, an older one); registering again records the cluster that answers now';
+COMMENT ON FUNCTION fleet_register(text, bool) IS 'Add a foreign server to the fleet: the servers this database starts sweeps on and gathers them from, over dblink.';
 
 REVOKE ALL ON FUNCTION fleet_register(text, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _fleet_write_server(text, jsonb) FROM PUBLIC;

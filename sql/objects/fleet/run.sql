@@ -437,7 +437,7 @@ CREATE OR REPLACE PROCEDURE fleet_run(sweep jsonb, servers text[] DEFAULT NULL,
 AS 'MODULE_PATHNAME', 'wp_fleet_run'
 LANGUAGE C;
 
-COMMENT ON PROCEDURE fleet_run(jsonb, text[], interval, bigint) IS 'CALL it (outside a transaction block) to run the same sweep on each server (every registered one by default) at once: sweep holds run_sweep''s arguments by name (as JSON: setting, vals, clients, duration, ...); each server runs it with its own run_sweep, as the role its user mapping names, with its own checks; fleet_progress shows where each is, and each sweep is gathered here as it ends (fleet_sweeps).  A server that cannot be reached, lacks walpressure, fails, or leaves a question unanswered for lost_after is marked so, and the others go on; when the call ends otherwise (a cancel, its session''s end) every server cancels its sweep.  Returns the run''s id';
+COMMENT ON PROCEDURE fleet_run(jsonb, text[], interval, bigint) IS 'Run the same sweep on many servers at once: each server runs it with its own run_sweep, on its own disk, as the role its user mapping names, with its own checks; the centre watches them all in fleet_progress and gathers each sweep as it ends.';
 
 -- fleet_cancel(): the session that runs the fleet run cancels those sweeps
 -- at its next look.
@@ -446,7 +446,7 @@ RETURNS int
 AS 'MODULE_PATHNAME', 'wp_fleet_cancel'
 LANGUAGE C VOLATILE;
 
-COMMENT ON FUNCTION fleet_cancel(bigint, text[]) IS 'Ask the session that runs a fleet run to cancel its sweeps on those servers (all by default): within a second it calls cancel_sweep there, and the sweep, cancelled with the steps it finished, is gathered; only the role that started the run (or one with its privileges) may; returns how many servers were asked';
+COMMENT ON FUNCTION fleet_cancel(bigint, text[]) IS 'Ask the session that runs a fleet run to cancel its sweeps on some servers (all by default), from any session.';
 
 REVOKE ALL ON PROCEDURE fleet_run(jsonb, text[], interval, bigint) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE _fleet_run(bigint, text[], jsonb, text, interval) FROM PUBLIC;

@@ -18,13 +18,13 @@
 -- Here: the fleet's tables (sql/tables.sql makes them), described.
 --
 
-COMMENT ON TABLE fleet_servers IS 'The servers of the fleet: each a foreign server (CREATE SERVER, with user mappings: no password is kept here), and what it answered when last asked: its system identifier (the cluster it is; a server that answers as another is refused until registered again), versions';
+COMMENT ON TABLE fleet_servers IS 'The servers of the fleet: each a foreign server whose user mappings are the DBA''s. No password is kept here.';
 
-COMMENT ON TABLE fleet_runs IS 'One row per fleet_run call: the sweep (run_sweep''s arguments), the servers, the session that ran it (pid and backend_start), and its status: running, done (every server ended, each its own way: fleet_progress), cancelled (the CALL was cancelled)';
+COMMENT ON TABLE fleet_runs IS 'One row per fleet_run call.';
 
-COMMENT ON TABLE fleet_members IS 'Each server of each fleet run: state (connecting, running, collecting; collected: its sweep ended and is here, sweep_status says how; unreachable, refused: no walpressure, an older one, or another cluster; failed; lost: no answer within lost_after; cancelled), its sweep there (remote_sweep_id) and here (sweep_id), where it was when last heard from, and why it ended as it did (detail)';
+COMMENT ON TABLE fleet_members IS 'Each server of each fleet run: where it is, and how it ended. fleet_progress reads it.';
 
-COMMENT ON TABLE fleet_sweeps IS 'Every sweep gathered from a server of the fleet: the server and its sweep id there (the key: two servers'' sweep 1 are two rows), the cluster it ran on, and the sweep it is here (walpressure.sweeps, whose origin holds its fingerprint: system identifier, version, CPUs, WAL disk, cap)';
+COMMENT ON TABLE fleet_sweeps IS 'Every sweep gathered from a server of the fleet, keyed by the server and its id there: two servers'' sweep 1 are two rows, and two sweeps here.';
 
 COMMENT ON COLUMN fleet_members.cancel_requested IS 'fleet_cancel() asked the session that runs the fleet run to cancel this server''s sweep';
 

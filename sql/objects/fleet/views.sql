@@ -39,7 +39,7 @@ CROSS JOIN LATERAL (
 ) l
 ORDER BY m.run_id DESC, m.server;
 
-COMMENT ON VIEW fleet_progress IS 'Every server of every fleet run, in one view: its state (connecting, running, collecting, collected, unreachable, refused, failed, lost, cancelled; orphaned: the session that ran it ended, and the server cancelled its sweep), its sweep there and here, step i of n, value and phase as last heard (about once a second while it runs), seconds since, the estimated end, why it ended as it did, and the run''s status (running, done, cancelled; orphaned: its session ended while it ran)';
+COMMENT ON VIEW fleet_progress IS 'Every server of every fleet run, in one view: where each is, as last heard, and how each ended.';
 
 -- The fleet's answer: one row per server and question (the sweeps of one
 -- fleet run; sweeps gathered otherwise, by setting and values), the latest
@@ -128,7 +128,7 @@ JOIN centre c USING (question, answered)
 JOIN spread sp USING (question, answered)
 ORDER BY a.question, a.answered, a.server;
 
-COMMENT ON VIEW fleet_reading IS 'The fleet''s answer, per server and question (a fleet run''s sweeps; sweeps gathered otherwise, by setting and values), from its latest sweep: status (a stopped sweep says cancelled or failed), what it answered (best: change the setting to a value, or keep it), the gain with its 95% interval and verdict (the one decision rule), fsync_ms and commits_per_fsync at the baseline, syncrep_wait_pct where standbys ran; group_servers: how many servers answered the same; outlier names a server whose fsync cost or gain lies far from its group''s median (groups of 3 or more: beyond 1.5x and 3 median absolute deviations of the logarithms); and the server''s fingerprint';
+COMMENT ON VIEW fleet_reading IS 'The fleet''s answer: per server and question, what it answered, its gain with its interval, its fsync cost, commits per fsync and sync-rep share; servers grouped by what they answered, and the ones far from their group named.';
 
 -- Every server's sweep of a fleet run against one server's (against; by
 -- default the first, by name, with a sweep here), value by value, through
@@ -164,6 +164,6 @@ BEGIN
 END
 $$;
 
-COMMENT ON FUNCTION fleet_compare(bigint, text) IS 'Every server''s sweep of a fleet run against one server''s (against; by default the first by name), value by value, through compare(): tps of each, the ratio with its 95% interval and the verdict; a NOTICE per pair names what else differs (the server, CPUs, WAL disk, versions, settings)';
+COMMENT ON FUNCTION fleet_compare(bigint, text) IS 'Every server''s sweep of a fleet run against one server''s, value by value, through compare.';
 
 GRANT SELECT ON fleet_progress, fleet_reading TO pg_monitor;

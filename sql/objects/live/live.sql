@@ -28,7 +28,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wp_live_figures'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION live_figures() IS 'WAL flush figures since reset() and over the last 60 s; read them through walpressure.live';
+COMMENT ON FUNCTION live_figures() IS 'The C function behind the live view: the same two rows, unrounded (float8).';
 
 CREATE OR REPLACE VIEW live AS
 SELECT period,
@@ -54,7 +54,7 @@ SELECT period,
        round(syncrep_wait_ms::numeric, 3) AS syncrep_wait_ms
 FROM live_figures();
 
-COMMENT ON VIEW live IS 'How this server flushes its WAL: since reset() and over the last 60 s.  syncrep_wait_pct: the share of the commits'' time spent waiting for synchronous standbys (IPC:SyncRep, timed by the sampler every millisecond while synchronous_standby_names names standbys and walsenders run), syncrep_wait_ms: that wait per commit; NULL otherwise';
+COMMENT ON VIEW live IS 'How this server flushes its WAL, measured by the commit probe and the sampler: one row since reset() (or the server''s start) and one over the last 60 seconds.';
 
 CREATE OR REPLACE FUNCTION sample_rows(
     OUT sample_time timestamptz,
@@ -86,7 +86,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wp_sample_rows'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION sample_rows() IS 'The sampler''s ring, one row per interval; read it through walpressure.samples';
+COMMENT ON FUNCTION sample_rows() IS 'The C function behind the samples view: the sampler''s ring, one row per interval, unrounded, oldest first.';
 
 CREATE OR REPLACE VIEW samples AS
 SELECT sample_time,
@@ -117,14 +117,14 @@ SELECT sample_time,
 FROM sample_rows()
 ORDER BY sample_time DESC;
 
-COMMENT ON VIEW samples IS 'One row per walpressure.sample_interval, newest first: the activity of that interval and the waits at its end';
+COMMENT ON VIEW samples IS 'The sampler''s history, newest first: one row per walpressure.sample_interval, with what happened in that interval and what was waiting at its end.';
 
 CREATE OR REPLACE FUNCTION reset()
 RETURNS void
 AS 'MODULE_PATHNAME', 'wp_reset'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION reset() IS 'Start walpressure.live and walpressure.samples afresh from now';
+COMMENT ON FUNCTION reset() IS 'Start live and samples afresh from now.';
 
 --
 -- Privileges: reading is for pg_monitor, changing is for superusers.

@@ -28,7 +28,7 @@ CREATE OR REPLACE FUNCTION _value_words(setting text, value text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN walpressure._fit(walpressure._value_label(setting, value, ', '), 40);
+RETURN walpressure._fit(coalesce(nullif(walpressure._value_label(setting, value, ', '), ''), ''''''), 40);
 
 -- The value the answer takes, and what kind of answer it is:
 --   change   a value faster than the baseline (in an open loop: a lower
@@ -92,6 +92,47 @@ AS $$
     FROM s
 $$;
 
+-- What a change to `value` risks, in the words of an answer, or NULL: a
+-- crash that corrupts the cluster (fsync, full_page_writes off), one that
+-- loses the last commits (synchronous_commit off, or what a step recorded),
+-- a failover that loses commits (what a commit waits for on standbys made
+-- weaker).
+CREATE OR REPLACE FUNCTION _risk_words(setting text, value text, recorded text)
+RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE
+    WHEN coalesce(recorded, walpressure._data_loss(setting, value)) ~ '(fsync|full_page_writes)=off'
+        THEN 'a crash can corrupt the cluster: see apply'
+    WHEN coalesce(recorded, walpressure._data_loss(setting, value)) IS NOT NULL
+        THEN 'loses data in a crash: see apply'
+    WHEN (setting = 'synchronous_commit' AND value IN ('local', 'remote_write')) OR setting = 'synchronous_standby_names'
+        THEN 'a failover can lose commits: see apply'
+END;
+
+-- A closed loop's "keep", said as what was measured: with one round (no
+-- interval), when the current value was not measured (nothing beat the
+-- first), or nothing faster than the baseline beyond its interval.
+CREATE OR REPLACE FUNCTION _keep_words(s walpressure.sweeps, b walpressure.results)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE
+    WHEN (SELECT max(x.repeat) FROM walpressure.steps x WHERE x.sweep_id = s.sweep_id) < 2
+        THEN format('keep %s: one round, no interval: no value can be called faster; run repeats => 3',
+                    CASE WHEN s.setting = 'settings' THEN 'the current configuration'
+                         ELSE s.setting || ' = ' || walpressure._value_words(s.setting, coalesce(s.current_value, b.value)) END)
+    WHEN s.setting = 'settings'
+        THEN format('keep %s: nothing faster beyond its 95%% interval',
+                    CASE WHEN b.is_current THEN 'the current configuration'
+                         ELSE 'the first, ' || walpressure._value_words(s.setting, b.value) END)
+    WHEN s.current_pos IS NULL AND s.current_value IS NOT NULL
+        THEN format('keep %s = %s (not measured): nothing beat %s, the first, beyond its 95%% interval', s.setting,
+                    walpressure._value_words(s.setting, s.current_value), walpressure._value_words(s.setting, b.value))
+    ELSE format('keep %s = %s: nothing faster beyond its 95%% interval', s.setting,
+                walpressure._value_words(s.setting, b.value))
+END;
+
 -- The answer's row: the value chosen, its gain against the baseline with
 -- the 95% interval (tps; in an open loop how many times lower its p99 is,
 -- none where the baseline did not keep the rate), the verdict, and the
@@ -112,6 +153,7 @@ DECLARE
     head text;
     base text;
     disk text;
+    load bool;          -- a sweep of the load (clients, iops_cap, disk, ...): no server setting to change
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _answer.sweep_id;
     SELECT * INTO c FROM walpressure._choice(s.sweep_id);
@@ -126,18 +168,24 @@ BEGIN
         RETURN;
     END IF;
     head := CASE WHEN s.setting = 'settings' THEN '' ELSE s.setting || ' ' END;
+    load := s.setting = ANY (walpressure.sweepable_load());
     -- what the gain is against, in words
-    base := CASE WHEN s.setting = 'settings' AND b.is_current THEN 'the current configuration'
+    base := CASE WHEN s.setting = 'settings' AND b.is_current THEN 'the current settings'
                  WHEN s.setting = 'settings' THEN walpressure._value_words(s.setting, b.value)
                  ELSE walpressure._value_words(s.setting, b.value) END;
     IF kind = 'none' AND b.tps IS NULL THEN
-        answer := format('no answer: %s= %s has no step that counts', head, b.value);
+        answer := format('no answer: the baseline, %s, has no step that counts', walpressure._value_words(s.setting, b.value));
     ELSIF kind = 'none' THEN
         answer := format('no answer: no value kept %s transactions/s (each ran as a closed loop): see findings', s.rate);
+    ELSIF open AND NOT coalesce(b.rate_sustained, true) AND coalesce(r.repeats, 0) < 2 THEN
+        -- one round decides nothing, a rate kept once among them
+        kind := 'none';
+        answer := format('no answer: one round; %s kept %s/s where %s did not: run repeats => 3 or more',
+                         walpressure._value_words(s.setting, r.value), s.rate, walpressure._value_words(s.setting, b.value));
     ELSIF open AND NOT coalesce(b.rate_sustained, true) THEN
         verdict := 'kept the rate';
-        answer := format('change %sto %s: it kept %s/s (p99 %s ms), %s= %s did not (%s/s)', head,
-                         walpressure._value_words(s.setting, r.value), s.rate, r.latency_p99_ms, head,
+        answer := format('change %sto %s: it kept %s/s (p99 %s ms), the baseline %s did not (%s/s)', head,
+                         walpressure._value_words(s.setting, r.value), s.rate, r.latency_p99_ms,
                          walpressure._value_words(s.setting, b.value), b.rate_achieved);
     ELSIF open THEN
         gain := CASE WHEN kind = 'keep' THEN 1.000 ELSE round(1 / r.latency_p99_ratio, 3) END;
@@ -148,32 +196,37 @@ BEGIN
                            format('change %sto %s: p99 %sx lower (%s-%s) at %s/s', head,
                                   walpressure._value_words(s.setting, r.value), walpressure._ratio_text(gain),
                                   walpressure._ratio_text(gain_ci_low), walpressure._ratio_text(gain_ci_high), s.rate)
-                       ELSE format('keep %s= %s: no value kept %s/s with a lower p99 (%s ms) beyond its interval', head,
-                                   walpressure._value_words(s.setting, coalesce(s.current_value, b.value)), s.rate,
-                                   b.latency_p99_ms) END;
+                       WHEN s.current_pos IS NULL AND s.current_value IS NOT NULL AND s.setting <> 'settings' THEN
+                           format('keep %s= %s (not measured): no value kept %s/s with a lower p99 than %s (%s ms)', head,
+                                  walpressure._value_words(s.setting, s.current_value), s.rate,
+                                  walpressure._value_words(s.setting, b.value), b.latency_p99_ms)
+                       ELSE format('keep %s: no value kept %s/s with a lower p99 (%s ms) beyond its interval',
+                                   CASE WHEN s.setting = 'settings' THEN 'the current configuration'
+                                        ELSE head || '= ' || walpressure._value_words(s.setting, b.value) END,
+                                   s.rate, b.latency_p99_ms) END;
     ELSE
         gain := CASE WHEN kind = 'keep' AND value_pos > 0 THEN 1.000 ELSE r.speedup END;
         gain_ci_low := r.speedup_ci_low; gain_ci_high := r.speedup_ci_high;
         verdict := r.verdict;
         answer := CASE kind
             WHEN 'change' THEN
-                format('change %sto %s: %sx the tps of %s (%s-%s)', head,
+                format(CASE WHEN load THEN '%2$s = %3$s gives the most tps: %4$sx the tps of %5$s (%6$s-%7$s)'
+                            ELSE 'change %1$sto %3$s: %4$sx the tps of %5$s (%6$s-%7$s)' END, head, s.setting,
                        walpressure._value_words(s.setting, r.value), walpressure._ratio_text(gain), base,
                        walpressure._ratio_text(gain_ci_low), walpressure._ratio_text(gain_ci_high))
             WHEN 'found' THEN
                 format('found %s= %s, not yet confirmed against %s: the run that would is among the findings', head,
                        walpressure._value_words(s.setting, r.value), walpressure._value_words(s.setting, b.value))
-            ELSE CASE WHEN s.setting = 'settings'
-                      THEN format('keep %s: nothing faster beyond its 95%% interval',
-                                  CASE WHEN b.is_current THEN 'the current configuration' ELSE 'the first, ' || base END)
-                      ELSE format('keep %s= %s: nothing faster beyond its 95%% interval', head,
-                                  walpressure._value_words(s.setting, coalesce(s.current_value, b.value))) END END;
+            ELSE walpressure._keep_words(s, b) END;
     END IF;
-    -- that it can lose data (first), and the disk the answer holds on, as
-    -- the line has room
-    IF kind = 'change' AND (r.data_loss IS NOT NULL
-                            OR walpressure._data_loss(s.setting, r.value) IS NOT NULL) THEN
-        answer := answer || '; loses data in a crash: see apply';
+    -- what the change risks, right after the value, where no cut can take
+    -- it away; the disk the answer holds on, as the line has room
+    IF kind = 'change' AND walpressure._risk_words(s.setting, r.value, r.data_loss) IS NOT NULL THEN
+        answer := regexp_replace(answer, ': ', ' (' || walpressure._risk_words(s.setting, r.value, r.data_loss) || '): ');
+    END IF;
+    -- a long baseline (a standby list) gives way to the interval
+    IF kind = 'change' AND length(answer) > 120 AND NOT open THEN
+        answer := replace(answer, 'the tps of ' || base || ' (', 'the baseline''s tps (');
     END IF;
     IF disk IS NOT NULL AND length(answer) + length(disk) + 2 <= 120 THEN
         answer := answer || ', ' || disk;

@@ -48,6 +48,14 @@ AS $$
         WHEN dl.labels IS NOT NULL THEN
             format('SET LOCAL %I = %L; -- in each transaction that may lose its commit in a crash, never server-wide',
                    f.setting, f.value)
+        -- what a commit waits for on standbys: weaker, a commit acknowledged
+        -- can be lost on a failover
+        WHEN f.setting = 'synchronous_commit' AND f.value IN ('local', 'remote_write') THEN
+            format('SET LOCAL synchronous_commit = %L; -- in each transaction that may be lost on a failover, never server-wide',
+                   f.value)
+        WHEN f.setting = 'synchronous_standby_names' THEN
+            format('ALTER SYSTEM SET synchronous_standby_names = %L; SELECT pg_reload_conf(); -- a failover can lose commits not on those standbys',
+                   f.value)
         WHEN f.setting = ANY (walpressure.sweepable_settings() || walpressure.sweepable_server_settings()) THEN
             format('ALTER SYSTEM SET %I = %L; SELECT pg_reload_conf();', f.setting, f.value)
         ELSE format('-- %s is not a setting a sweep varies', f.setting)

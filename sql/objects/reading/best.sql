@@ -19,8 +19,11 @@ SELECT s.sweep_id,
        (SELECT string_agg(f.finding, E'\n' ORDER BY f.ord) FROM walpressure._findings(s.sweep_id) f) AS diagnoses,
        a.answer,
        s.current_value,
-       (SELECT string_agg(format('%s (%s tps, p99 %s ms)', t.value, r.tps, coalesce(r.latency_p99_ms::text, '-')),
-                          ', ' ORDER BY r.tps DESC)
+       (SELECT walpressure._fit(string_agg(format('%s (%s tps, p99 %s ms)', t.value, r.tps,
+                                                  coalesce(r.latency_p99_ms::text, '-')),
+                                           ', ' ORDER BY t.verdict_vs_top <> 'top',
+                                                         CASE WHEN walpressure._open_loop(s.sweep_id) THEN r.latency_p99_ms END,
+                                                         r.speedup DESC NULLS LAST, t.value_pos))
         FROM walpressure._ties(s.sweep_id) t
         JOIN results r ON r.sweep_id = s.sweep_id AND r.value_pos = t.value_pos) AS ties,
        CASE WHEN s.setting = 'disk' THEN 'paced, throttle' ELSE s.disk END AS disk,
@@ -30,6 +33,6 @@ CROSS JOIN LATERAL walpressure._answer(s.sweep_id) a
 WHERE EXISTS (SELECT FROM steps x WHERE x.sweep_id = s.sweep_id)
 ORDER BY s.sweep_id;
 
-COMMENT ON VIEW best IS 'Per sweep, the answer: kind change (a value faster than the baseline, the server''s current value or else the first; in an open loop a lower p99 at the rate asked, or one that kept the rate where the baseline did not), found (a search''s value not yet confirmed against the baseline: the run that would is in findings), keep (nothing beat the baseline) or none; value, its gain with the 95% interval (paired by round, effects(); in an open loop how many times lower the p99 is), verdict, apply (ALTER SYSTEM; a value that can lose data in a crash only per transaction with SET LOCAL, fsync and full_page_writes off never), answer in one line of at most 120 characters, the disk its cap stood for, ties (the values that cannot be told from the fastest), and diagnoses: the findings that explain it, a line each (walpressure.findings)';
+COMMENT ON VIEW best IS 'Per sweep, the answer: change to a value faster than the baseline, a search''s value found but not yet confirmed, or keep the current value; with the gain''s 95% interval, the values that cannot be told apart from the fastest, how to apply the change, the disk the answer holds on, and the findings that explain it.';
 
 GRANT SELECT ON best TO pg_monitor;

@@ -73,9 +73,13 @@ BEGIN
     WITH x AS (SELECT * FROM walpressure.results r WHERE r.sweep_id = a.sweep_id AND r.value_pos > 0),
     y AS (SELECT * FROM walpressure.results r WHERE r.sweep_id = b.sweep_id AND r.value_pos > 0),
     rounds AS (
+        -- paired (the same rounds): only the rounds both counted, in order
         SELECT st.sweep_id, st.value, array_agg(st.tps ORDER BY st.repeat) AS tps
         FROM walpressure.steps st
         WHERE st.sweep_id IN (a.sweep_id, b.sweep_id) AND st.discarded IS NULL AND st.value_pos > 0
+          AND (NOT same OR EXISTS (SELECT FROM walpressure.steps o
+                                   WHERE o.sweep_id = CASE WHEN st.sweep_id = a.sweep_id THEN b.sweep_id ELSE a.sweep_id END
+                                     AND o.value = st.value AND o.repeat = st.repeat AND o.discarded IS NULL))
         GROUP BY st.sweep_id, st.value
     )
     SELECT coalesce(x.value, y.value),
@@ -110,4 +114,4 @@ RETURNS TABLE (value text, tps_a numeric, tps_b numeric, ratio numeric,
 AS 'MODULE_PATHNAME', 'wp_compare'
 LANGUAGE C STRICT STABLE;
 
-COMMENT ON FUNCTION compare(bigint, bigint) IS 'Two sweeps of the same setting value by value: tps of each, b over a (geometric means of their rounds) with its 95% interval (Welch''s t on the logs), and whether b is faster, slower, the same within +-walpressure.equivalence_margin % or undecided (with the rounds that would decide); a NOTICE names what else differs between them';
+COMMENT ON FUNCTION compare(bigint, bigint) IS 'Two sweeps of the same setting side by side, value by value: the same sweep run twice, or this server against another''s (import).';

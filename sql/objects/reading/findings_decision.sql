@@ -2,7 +2,7 @@
 -- Findings about what the rounds decided: when the answer keeps the
 -- baseline, what the closest rival read and the rounds that would decide
 -- (never in an open loop, whose tps is the rate asked: there the p99's);
--- the values that cannot be told from the fastest; two rounds' wide
+-- the values that cannot be told from the top; two rounds' wide
 -- intervals.
 --
 
@@ -26,23 +26,30 @@ AS $$
         WHERE r.value_pos <> s.base_pos AND (NOT s.open OR coalesce(r.rate_sustained, true))
         ORDER BY CASE WHEN s.open THEN r.latency_p99_ms ELSE -r.tps END NULLS LAST LIMIT 1
     ), ties AS (
-        SELECT string_agg(t.value, ', ' ORDER BY t.value_pos) AS vals, count(*) AS n,
-               bool_and(t.equivalent_to_top) AS same
-        FROM walpressure._ties($1) t
+        SELECT string_agg(walpressure._value_label(s.setting, t.value, ' '), ', ' ORDER BY t.value_pos)
+                   FILTER (WHERE t.verdict_vs_top <> 'top') AS vals,
+               min(walpressure._value_label(s.setting, t.value, ' ')) FILTER (WHERE t.verdict_vs_top = 'top') AS top,
+               min(t.value_pos) FILTER (WHERE t.verdict_vs_top = 'top') AS top_pos,
+               count(*) AS n, bool_and(t.equivalent_to_top) AS same
+        FROM walpressure._ties($1) t, s
     )
     SELECT 'one_round', NULL,
            'one round: the effects have no interval, so no value can be called faster, slower or the same; run repeats => 3 or more'
     FROM rounds, a WHERE rounds.n < 2 AND a.kind IN ('keep', 'change')
     UNION ALL
     SELECT 'equivalent', NULL,
-           walpressure._fit(format('every value is the same as %s = %s within ±%s%% (95%% intervals)', s.setting,
-                                   (SELECT value FROM r WHERE r.value_pos = s.base_pos), walpressure._margin()))
+           walpressure._fit(format('every value is the same as %s within ±%s%% (95%% intervals)',
+                                   (SELECT CASE WHEN s.setting = 'settings' THEN '' ELSE s.setting || ' = ' END
+                                           || walpressure._value_words(s.setting, value) FROM r WHERE r.value_pos = s.base_pos),
+                                   walpressure._margin()))
     FROM s, a, rounds
     WHERE a.kind = 'keep' AND rounds.n >= 2 AND NOT s.open
       AND NOT EXISTS (SELECT FROM r WHERE r.value_pos <> s.base_pos AND r.verdict NOT IN ('equivalent', 'discarded'))
+      AND EXISTS (SELECT FROM r WHERE r.value_pos <> s.base_pos AND r.verdict = 'equivalent')
     UNION ALL
     SELECT 'undecided', v.value,
-           walpressure._fit(format('%s against the baseline: %s %sx (%s-%s, %s paired rounds), undecided%s', v.value,
+           walpressure._fit(format('%s against the baseline: %s %sx (%s-%s, %s paired rounds), undecided%s',
+                                   walpressure._value_label(s.setting, v.value, ' '),
                                    CASE WHEN s.open THEN 'p99' ELSE 'tps' END,
                                    walpressure._ratio_text(x.ratio), walpressure._ratio_text(x.lo),
                                    walpressure._ratio_text(x.hi), v.paired_rounds,
@@ -58,9 +65,13 @@ AS $$
     WHERE a.kind = 'keep' AND rounds.n >= 2 AND x.verdict = 'undecided' AND x.ratio IS NOT NULL
     UNION ALL
     SELECT 'ties', t.vals,
-           walpressure._fit(format('%s cannot be told from the %s', t.vals,
-                                   CASE WHEN s.open THEN 'lowest p99 (95% intervals)' ELSE 'fastest (95% intervals)' END))
-    FROM ties t, s, rounds WHERE t.n > 1 AND NOT t.same AND rounds.n >= 2
+           walpressure._fit(format('%s cannot be told from %s, %s (95%% intervals)%s', t.vals, t.top,
+                                   CASE WHEN s.open THEN 'the lowest p99'
+                                        WHEN t.top_pos = s.search_found THEN 'the search''s value'
+                                        ELSE 'the fastest' END,
+                                   -- only a change chooses among them: keep holds the baseline
+                                   CASE WHEN a.kind = 'keep' THEN '' ELSE ': the answer chose among them' END))
+    FROM ties t, s, a, rounds WHERE t.n > 1 AND NOT t.same AND rounds.n >= 2
     UNION ALL
     SELECT 'two_rounds', NULL,
            'with 2 rounds a 95% interval is 12.7 standard errors wide on each side: 3 rounds make it 4.3'

@@ -20,15 +20,20 @@ AS $$
         SELECT r.* FROM walpressure.results r, s WHERE r.sweep_id = $1 AND r.value_pos = s.base_pos
     ), f AS (
         SELECT r.* FROM walpressure.results r, a WHERE r.sweep_id = $1 AND r.value_pos = a.value_pos
-    ), twin AS (
-        -- the latest other sweep of the same values, load and cap on the other disk
-        SELECT o.sweep_id, o.disk, x.kind, x.value
+    ), other AS (
+        -- the latest other sweep of this server (not imported) of the same
+        -- values, load, settings and cap, on the other disk; its answer is
+        -- read once, for it alone
+        SELECT o.sweep_id, o.disk
         FROM s JOIN walpressure.sweeps o
              ON o.sweep_id <> s.sweep_id AND o.setting = s.setting AND o.vals = s.vals
             AND o.iops_cap = s.iops_cap AND o.disk <> s.disk AND o.workload = s.workload
             AND o.clients = s.clients AND o.rate IS NOT DISTINCT FROM s.rate AND o.status = 'done'
-        CROSS JOIN LATERAL walpressure._answer(o.sweep_id) x
+            AND o.settings = s.settings AND o.duration = s.duration AND o.origin IS NULL AND s.origin IS NULL
         ORDER BY o.started_at DESC LIMIT 1
+    ), twin AS (
+        SELECT o.sweep_id, o.disk, x.kind, x.value
+        FROM other o CROSS JOIN LATERAL walpressure._answer(o.sweep_id) x
     )
     SELECT 'f0', NULL,
            walpressure._fit(format('F0: one WAL flush took %s ms (median; mean %s, p99 %s ms), %s',
@@ -50,11 +55,11 @@ AS $$
       AND f.commits_per_fsync > 1.2 * b.commits_per_fsync AND b.write_iops >= 0.9 * b.iops_cap
     UNION ALL
     SELECT 'disks', t.value,
-           walpressure._fit(format('sweep %s ran the same values %s and answered %s: this answer %s', t.sweep_id,
+           walpressure._fit(format('sweep %s ran the same values %s and answered %s: %s', t.sweep_id,
                                    CASE t.disk WHEN 'paced' THEN 'on the paced disk' ELSE 'under the throttle' END,
                                    CASE t.kind WHEN 'change' THEN 'change to ' || t.value WHEN 'keep' THEN 'keep ' || t.value
                                         ELSE t.kind END,
                                    CASE WHEN t.kind = a.kind AND t.value IS NOT DISTINCT FROM a.value
-                                        THEN 'holds on both disks' ELSE 'holds on this disk only' END))
+                                        THEN 'the answer holds on both disks' ELSE 'the disks give different answers' END))
     FROM twin t, a
 $$;

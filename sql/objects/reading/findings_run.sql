@@ -23,7 +23,7 @@ AS $$
     )
     SELECT 'status', NULL,
            walpressure._fit(format('the sweep is %s after %s of %s steps%s', s.status, s.steps_done, s.steps_total,
-                                   coalesce(': ' || s.error, '')))
+                                   coalesce(': ' || regexp_replace(s.error, '\s+', ' ', 'g'), '')))
     FROM s WHERE s.status NOT IN ('done', 'running')
     UNION ALL
     SELECT 'rounds', NULL, walpressure._fit('repeats => auto: ' || s.rounds_stop) FROM s WHERE s.rounds_stop IS NOT NULL
@@ -46,8 +46,23 @@ AS $$
     WHERE sf.sweep_id = s.sweep_id AND sf.value_pos = s.search_found AND s.search_found <> s.base_pos
       AND sf.verdict NOT IN ('baseline', 'faster', 'slower', 'equivalent', 'discarded')
     UNION ALL
+    -- the same load, cap and disk as the search, head to head: lines of at
+    -- most 120 characters, to copy as they are
     SELECT 'confirm', f.value,
-           format('SELECT walpressure.run_sweep(%L, ARRAY[%L, %L], repeats => ''auto'');', s.setting, b.value, f.value)
+           walpressure._join_wrapped(
+               array_remove(ARRAY[format('SELECT walpressure.run_sweep(%L', s.setting), format('ARRAY[%L, %L]', b.value, f.value),
+                                  'repeats => ''auto''',
+                                  'clients => ' || nullif(s.clients, 10),
+                                  'workload => ' || quote_literal(nullif(s.workload, 'simple-update')),
+                                  'engine => ' || quote_literal(nullif(s.engine, 'pgbench')),
+                                  'duration => ' || quote_literal(trim_scale(extract(epoch FROM nullif(s.duration, '60 s'))) || ' s'),
+                                  'warmup => ' || quote_literal(trim_scale(extract(epoch FROM nullif(s.warmup, '5 s'))) || ' s'),
+                                  'iops_cap => ' || s.iops_cap,
+                                  'disk => ' || quote_literal(s.disk),
+                                  'flush_floor_ms => ' || nullif(s.flush_floor_ms, 0),
+                                  'settings => ' || quote_literal(nullif(s.settings, '{}')::text),
+                                  'checkpoint => ' || nullif(s.checkpoint, true)], NULL),
+               ', ', 112, '       ') || ');'
     FROM s, c, f, b WHERE c.kind = 'found'
     UNION ALL
     SELECT 'baseline', s.current_value,

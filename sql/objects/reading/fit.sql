@@ -48,3 +48,30 @@ BEGIN
     END IF;
 END
 $$;
+
+-- parts joined by sep into lines of at most w characters, a new line
+-- (starting with indent) before a part that would pass w; a part is never
+-- broken (an argument of a call to copy stays whole).
+CREATE OR REPLACE FUNCTION _join_wrapped(parts text[], sep text, w int, indent text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    out text := '';
+    line text := '';
+    p text;
+BEGIN
+    FOREACH p IN ARRAY parts LOOP
+        IF line <> '' AND length(line) + length(sep) + length(p) > w THEN
+            out := out || line || rtrim(sep) || E'\n';
+            line := indent || p;
+        ELSIF line = '' THEN
+            line := p;
+        ELSE
+            line := line || sep || p;
+        END IF;
+    END LOOP;
+    RETURN out || line;
+END
+$$;

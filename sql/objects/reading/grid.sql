@@ -57,4 +57,4 @@ BEGIN ATOMIC
     FROM unnest(vals_a) WITH ORDINALITY a(v, i), unnest(vals_b) WITH ORDINALITY b(v, i);
 END;
 
-COMMENT ON FUNCTION grid(text, text[], text, text[]) IS 'The values of a two-setting grid for run_sweep(''settings'', ...): every value of setting_a with every value of setting_b (report() shows the tps as a table)';
+COMMENT ON FUNCTION grid(text, text[], text, text[]) IS 'The values of a two-setting grid for run_sweep(''settings'', ...): every value of one setting with every value of another.';

@@ -293,10 +293,10 @@ BEGIN
     log_x := numeric_x AND xmin > 0 AND xmax / xmin >= 20;
 
     -- round steps; the axes fit the means (a wide interval is cut at the top)
-    tps_step := walpressure._nice_step(1.1 * coalesce(tps_max, 1) / 5);
-    tps_top := tps_step * ceil(1.1 * coalesce(tps_max, 1) / tps_step);
-    iops_step := walpressure._nice_step(1.1 * coalesce(iops_max, 1) / 5);
-    iops_top := iops_step * ceil(1.1 * coalesce(iops_max, 1) / iops_step);
+    tps_step := walpressure._nice_step(1.1 * coalesce(nullif(tps_max, 0), 1) / 5);
+    tps_top := tps_step * ceil(1.1 * coalesce(nullif(tps_max, 0), 1) / tps_step);
+    iops_step := walpressure._nice_step(1.1 * coalesce(nullif(iops_max, 0), 1) / 5);
+    iops_top := iops_step * ceil(1.1 * coalesce(nullif(iops_max, 0), 1) / iops_step);
 
     svg := walpressure._plot_frame(s, w, h, l, rt, t, b, tps_top, tps_step, iops_top, iops_step, has_iops,
                                    right_label, log_x)
@@ -328,4 +328,4 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'wp_plot'
 LANGUAGE C STRICT STABLE;
 
-COMMENT ON FUNCTION plot(bigint) IS 'An SVG chart of a sweep: tps with its 95% interval and write IOPS against the value';
+COMMENT ON FUNCTION plot(bigint) IS 'An SVG chart of a sweep: tps with its 95% interval and write IOPS against the value; for a two-setting grid, a heat map.';

@@ -18,8 +18,10 @@ DECLARE
     width int := 24;
     vw int; tw int; iw int; cw int;
     ran int; ran_min int;
+    open bool;          -- an open loop at one rate: its tps is the rate kept, not a speed
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _report_table.sweep_id;
+    open := s.rate IS NOT NULL OR s.setting = 'rate';
     -- what ran: a cancelled or failed sweep has fewer repeats than it asked
     SELECT max(x.repeats), min(x.repeats) FILTER (WHERE x.value_pos > 0) INTO ran, ran_min
         FROM walpressure.results x WHERE x.sweep_id = s.sweep_id;
@@ -48,7 +50,8 @@ BEGIN
     END IF;
     RETURN NEXT format('%s | %-*s | %*s | %*s | %*s | %s', rpad(walpressure._fit(s.setting, 32), vw), width, 'tps',
                        tw, 'tps (95% interval)', iw, 'IOPS', cw, 'c/f',
-                       CASE WHEN s.current_pos IS NOT NULL THEN 'vs the current' ELSE 'vs the first' END);
+                       CASE WHEN open THEN 'the rate' WHEN s.current_pos IS NOT NULL THEN 'vs the current'
+                            ELSE 'vs the first' END);
     FOR r IN SELECT * FROM walpressure.results x WHERE x.sweep_id = s.sweep_id
              ORDER BY x.value_pos = 0, x.value_pos LOOP
         RETURN NEXT walpressure._fit(rtrim(format('%s | %-*s | %*s | %*s | %*s | %s',
@@ -58,7 +61,9 @@ BEGIN
                                        ELSE ' ±' || round((r.tps_ci_high - r.tps_ci_low) / 2) END, '-'),
             iw, coalesce(r.write_iops::text, '-'),
             cw, coalesce(r.commits_per_fsync::text, '-'),
-            CASE WHEN r.verdict IN ('baseline', 'discarded', 'no baseline', 'not measured') THEN r.verdict
+            CASE WHEN r.verdict IN ('discarded', 'not measured') THEN r.verdict
+                 WHEN open THEN CASE WHEN coalesce(r.rate_sustained, true) THEN 'kept' ELSE 'NOT KEPT' END
+                 WHEN r.verdict IN ('baseline', 'no baseline') THEN r.verdict
                  ELSE coalesce(walpressure._ratio_text(r.speedup) || 'x ', '') || r.verdict END
             || CASE WHEN r.is_current THEN ' (current)' ELSE '' END
             || coalesce('  [' || r.data_loss || ']', ''))));
@@ -68,8 +73,10 @@ BEGIN
                             WHEN ran > 1 THEN ran_min || ' to ' || ran || ' interleaved rounds'
                             ELSE 'the window' END,
                        CASE WHEN ran > 1 THEN '' ELSE ' (none from one round)' END));
-    RETURN QUERY SELECT walpressure._wrap(format('ratio: geometric mean of the per-round ratios (paired); faster/slower: 95%% interval excludes 1; equivalent: within ±%s%%',
-                       walpressure._margin()));
+    RETURN QUERY SELECT walpressure._wrap(CASE WHEN open THEN
+                           'an open loop: tps is the rate a value kept, not a speed; each value''s latency is below'
+                       ELSE format('ratio: geometric mean of the per-round ratios (paired); faster/slower: 95%% interval excludes 1; equivalent: within ±%s%%',
+                                   walpressure._margin()) END);
 END
 $$;
 
@@ -84,8 +91,11 @@ DECLARE
     s walpressure.sweeps;
     r record;
     vw int;
+    base_kept bool;     -- the baseline kept the rate: else no ratio against it
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps w WHERE w.sweep_id = _report_open_loop.sweep_id;
+    SELECT coalesce(x.rate_sustained, true) INTO base_kept
+        FROM walpressure.results x WHERE x.sweep_id = s.sweep_id AND x.value_pos = coalesce(s.current_pos, 1);
     IF NOT EXISTS (SELECT 1 FROM walpressure.results x WHERE x.sweep_id = s.sweep_id AND x.rate IS NOT NULL) THEN
         RETURN;
     END IF;
@@ -105,6 +115,7 @@ BEGIN
             coalesce(r.rate_achieved::text, '-'),
             CASE WHEN NOT r.rate_sustained THEN format('NOT KEPT (%s asked): a closed loop', r.rate)
                  WHEN r.verdict = 'baseline' THEN 'baseline'
+                 WHEN NOT coalesce(base_kept, true) THEN 'kept; the baseline did not'
                  ELSE coalesce(walpressure._ratio_text(r.latency_p99_ratio) || 'x ' || r.latency_p99_verdict, '') END)));
     END LOOP;
 END
@@ -170,4 +181,4 @@ RETURNS SETOF text
 AS 'MODULE_PATHNAME', 'wp_report'
 LANGUAGE C STRICT STABLE;
 
-COMMENT ON FUNCTION report(bigint) IS 'A text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the current value (else the first)';
+COMMENT ON FUNCTION report(bigint) IS 'A text chart of a sweep for psql: a tps bar per value, its 95% interval, write IOPS, commits per fsync and the verdict against the baseline; a grid''s tps as a table; the load''s statements; with synchronous standbys, the wait for them and their lags.';

@@ -135,7 +135,8 @@ SELECT s.sweep_id,
        coalesce(v.repeats, 0) AS repeats,
        round(v.tps::numeric, 1) AS tps,
        round(v.tps_sd::numeric, 1) AS tps_stddev,
-       round((v.tps - v.tps_half)::numeric, 1) AS tps_ci_low,
+       -- a rate is never below 0 (greatest() alone would make a missing interval 0)
+       round(CASE WHEN v.tps_half IS NOT NULL THEN greatest(v.tps - v.tps_half, 0) END::numeric, 1) AS tps_ci_low,
        round((v.tps + v.tps_half)::numeric, 1) AS tps_ci_high,
        round(v.tps_sd_seconds::numeric, 1) AS tps_stddev_seconds,
        round(v.rows_per_s::numeric, 1) AS rows_per_s,
@@ -217,4 +218,4 @@ LEFT JOIN _results_figures b ON b.sweep_id = a.sweep_id AND b.value_pos = coales
 LEFT JOIN _results_effects et ON et.sweep_id = a.sweep_id AND et.value_pos = a.value_pos
 ORDER BY s.sweep_id, a.value_pos;
 
-COMMENT ON VIEW results IS 'One row per sweep and value: means over the rounds (repeats), each value''s own 95% interval from its rounds, and its effect against the baseline from effects(): speedup, the geometric mean of the per-round tps ratios (paired by interleaved round) with its 95% interval, the verdict (faster / slower: the interval excludes 1; equivalent: it lies within +-walpressure.equivalence_margin %; undecided, with rounds_needed at this spread), verdict_detail in words, and the same for latency p50, p99 and p99.9.  An open-loop sweep (run_sweep''s rate, or a rate sweep) has the rate asked and achieved (the transactions that ended in the window per second), rate_sustained (false when any step of the value fell short of its rate by more than 2% and more than its Poisson arrivals explain: those steps measured a closed loop in disguise), the schedule lag (scheduled to actual start; every latency includes it), and the transactions late (above latency_limit) and skipped.  One round gives no interval.  The baseline is the server''s value when the sweep started (is_current) when it is among the values, else the first value; a current value that is not among them has its own row (value_pos 0, not measured).  Steps left out of the figures (steps.discarded) are counted in steps_discarded and left out of every figure; a value with no step that counts reads discarded; when the baseline has none, the others read no baseline  disk: the disk its capped steps ran on (paced: every write IO and flush its share of the cap, in arrival order; throttle: the cgroup''s 100 ms slices)';
+COMMENT ON VIEW results IS 'One row per sweep and value: the means over the rounds, each value''s own 95% interval, and its effect against the baseline from the one decision.';

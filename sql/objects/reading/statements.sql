@@ -53,7 +53,7 @@ LEFT JOIN v b ON b.sweep_id = v.sweep_id AND b.queryid = v.queryid
              AND b.value_pos = coalesce(s.current_pos, 1)
 ORDER BY v.sweep_id, v.value_pos, rank;
 
-COMMENT ON VIEW statements IS 'Per sweep, value and statement of the load (pg_stat_statements, step_statements): calls per second, the mean time of a call with a 95% interval from the spread of the steps'' means, the stddev over all the value''s calls, their change in % against the same statement at the baseline (as results), rows and WAL bytes per call, and the statement''s share of the time of the recorded statements (time_pct).  Steps left out of results (discarded) are left out here too';
+COMMENT ON VIEW statements IS 'Per sweep, value and statement of the load: pg_stat_statements'' figures over the steps'' windows (step_statements), against the same statement at the baseline.';
 
 -- as pg_stat_statements shows another role's statements
 GRANT SELECT ON step_statements, statements TO pg_read_all_stats;

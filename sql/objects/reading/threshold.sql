@@ -43,7 +43,7 @@ RETURN format('one WAL flush takes F0 = %s ms here (median), so lambda* = 2/F0 =
                    WHEN rate > 0 THEN
                        format('the rate asked, %s/s, is below it: the paper predicts a timer of %s us best',
                               rate, round(walpressure._sqrt_rule_us(f0_ms, rate)::numeric))
-                   WHEN setting = 'rate' THEN 'best reads each rate swept against it'
+                   WHEN setting = 'rate' THEN 'at the rates swept above it the paper predicts commit_delay = 0 best'
                    ELSE 'best reads each step''s own commit rate against it' END);
 
 -- After a commit_delay sweep, one finding: lambda* (from F0's median), the
@@ -77,28 +77,41 @@ AS $$
         WHERE e.value_pos = a.value_pos AND e.metric = CASE WHEN s.open THEN 'latency_p99' ELSE 'tps' END
     ), t AS (
         SELECT round(walpressure._sqrt_rule_us(s.f0_p50_ms, load.lo)::numeric) AS tstar FROM s, load
+    ), kept0 AS (
+        -- in an open loop, whether commit_delay = 0 kept the rate (else no ratio against it)
+        SELECT bool_and(coalesce(x.rate_sustained, true)) AS kept
+        FROM walpressure.steps x, zero, s
+        WHERE x.sweep_id = s.sweep_id AND x.value_pos = zero.value_pos AND x.discarded IS NULL
+    ), j AS (
+        SELECT s.*, load.lo, load.hi, a.kind, a.value, t.tstar,
+               (SELECT count(*) FROM zero) > 0 AS has0, coalesce((SELECT kept FROM kept0), true) AS kept0,
+               v.ratio, v.ratio_ci_low, v.ratio_ci_high, v.verdict,
+               s.open AND load.lo < s.star AND load.hi >= s.star AS crossed,
+               s.open AND load.hi < s.star AS below
+        FROM s, load, a, t LEFT JOIN vs0 v ON true
     )
-    SELECT walpressure._fit(format('lambda* = 2/F0 = %s/s; load %s; predicted %s; measured %s: %s',
-        round(s.star::numeric),
-        CASE WHEN load.lo >= s.star THEN format('%s-%s/s (above)', round(load.lo::numeric), round(load.hi::numeric))
-             WHEN load.hi < s.star THEN format('%s-%s/s (below)', round(load.lo::numeric), round(load.hi::numeric))
-             ELSE format('%s-%s/s (across it)', round(load.lo::numeric), round(load.hi::numeric)) END,
-        CASE WHEN load.lo >= s.star OR NOT s.open THEN '0 best' ELSE format('a timer of %s us', t.tstar) END,
-        CASE WHEN a.kind NOT IN ('change', 'keep') OR a.value IS NULL THEN 'no optimum'
-             WHEN walpressure._int_setting(a.value) = 0 THEN '0 best'
-             WHEN v.ratio IS NULL THEN format('%s best', a.value)
-             ELSE format('%s, %sx (%s-%s)', a.value, walpressure._ratio_text(v.ratio),
-                         walpressure._ratio_text(v.ratio_ci_low), walpressure._ratio_text(v.ratio_ci_high)) END,
-        CASE WHEN a.kind NOT IN ('change', 'keep') OR a.value IS NULL THEN 'not tested'
-             WHEN load.lo < s.star AND load.hi >= s.star THEN 'not tested (the load crossed lambda*)'
-             WHEN load.lo >= s.star OR NOT s.open THEN
-                 CASE WHEN walpressure._int_setting(a.value) = 0 OR v.verdict IN ('equivalent', 'undecided')
-                      THEN 'confirmed' ELSE 'contradicted' END
-             WHEN abs(walpressure._int_setting(a.value) - t.tstar)
-                  = (SELECT min(abs(walpressure._int_setting(r.value) - t.tstar)) FROM walpressure.results r
-                     WHERE r.sweep_id = s.sweep_id AND r.value_pos > 0)
-                  OR v.verdict IN ('equivalent', 'undecided') THEN 'confirmed'
-             ELSE 'contradicted' END))
-    FROM s, load, a, t
-    LEFT JOIN vs0 v ON true
+    -- the verdict first, where no cut can take it away
+    SELECT walpressure._fit(format('%s: lambda* %s/s, load %s-%s/s (%s); predicted %s, measured %s',
+        CASE WHEN j.kind NOT IN ('change', 'keep') OR j.value IS NULL THEN 'not tested (no answer)'
+             WHEN NOT j.has0 THEN 'not tested (0 was not measured)'
+             WHEN NOT j.kept0 THEN 'not tested (0 did not keep the rate)'
+             WHEN j.crossed THEN 'not tested (the load crossed lambda*)'
+             WHEN NOT j.below AND walpressure._int_setting(j.value) = 0 THEN 'confirmed'
+             WHEN j.below AND abs(walpressure._int_setting(j.value) - j.tstar)
+                              = (SELECT min(abs(walpressure._int_setting(r.value) - j.tstar)) FROM walpressure.results r
+                                 WHERE r.sweep_id = j.sweep_id AND r.value_pos > 0) THEN 'confirmed'
+             WHEN j.verdict = 'equivalent' THEN 'confirmed (the same within its margin)'
+             WHEN j.verdict = 'undecided' OR j.verdict IS NULL THEN 'not contradicted (undecided)'
+             ELSE 'contradicted' END,
+        round(j.star::numeric), round(j.lo::numeric), round(j.hi::numeric),
+        CASE WHEN j.crossed THEN 'across it' WHEN j.lo >= j.star THEN 'above' WHEN j.hi < j.star THEN 'below'
+             ELSE 'across it' END,
+        CASE WHEN j.below THEN format('a timer of %s us', j.tstar) ELSE '0 best' END,
+        CASE WHEN j.kind NOT IN ('change', 'keep') OR j.value IS NULL THEN 'no optimum'
+             WHEN walpressure._int_setting(j.value) = 0 THEN '0 best'
+             WHEN j.ratio IS NULL OR NOT j.kept0 THEN format('%s best', j.value)
+             ELSE format('%s: %s %sx 0''s (%s-%s)', j.value, CASE WHEN j.open THEN 'p99' ELSE 'tps' END,
+                         walpressure._ratio_text(j.ratio), walpressure._ratio_text(j.ratio_ci_low),
+                         walpressure._ratio_text(j.ratio_ci_high)) END))
+    FROM j
 $$;

@@ -143,8 +143,8 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_import'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION import(jsonb) IS 'A sweep export() made (here or on another server) as a new sweep of this database, with its steps and samples; origin names the server it ran on; returns the new id';
+COMMENT ON FUNCTION import(jsonb) IS 'A sweep export() made (here or on another server) as a new sweep of this database, with its steps and samples.';
 
 REVOKE ALL ON FUNCTION import(jsonb) FROM PUBLIC;
 
-COMMENT ON FUNCTION export(bigint) IS 'A sweep as one JSON document (its row, steps, samples and the fingerprint of this server: system identifier, version, CPUs, WAL disk, cap, WAL settings), for import() on another server';
+COMMENT ON FUNCTION export(bigint) IS 'A sweep as one JSON document, to read it on another server with import().';

@@ -2,7 +2,7 @@
 -- What the tables are: their comments, what pg_dump keeps, who reads them (the DDL is sql/tables.sql).
 --
 
-COMMENT ON TABLE sweeps IS 'One row per run_sweep call: its arguments, the server settings at its start, status and progress';
+COMMENT ON TABLE sweeps IS 'One row per run_sweep call (or import): its arguments, the server''s settings at its start, its status and progress.';
 COMMENT ON COLUMN sweeps.engine IS 'what ran the load: pgbench (this server''s pgbench over its Unix socket, as the caller) or backend (in-server client workers)';
 COMMENT ON COLUMN sweeps.script IS 'the pgbench script the sweep ran (run_sweep''s script argument), NULL for the others';
 COMMENT ON COLUMN sweeps.server_originals IS 'the server-wide settings the sweep changed, as they were before its first change, and whether postgresql.auto.conf set them';
@@ -27,7 +27,7 @@ COMMENT ON COLUMN steps.standby_wal_fsyncs_per_s IS 'with standby_conninfo: the 
 COMMENT ON COLUMN steps.buffers_backend IS 'data-file buffers written over the window by processes other than the checkpointer and the background writer (backends, pgbench''s connections, autovacuum): pg_stat_bgwriter.buffers_backend before 17, pg_stat_io from 17; buffers_checkpoint and buffers_clean: by the checkpointer and the background writer; buffers_backend_fsync: fsyncs those processes did themselves; NULL when those statistics were reset in the window';
 COMMENT ON COLUMN steps.fpi_bytes IS 'bytes of full-page images in the WAL records of the window (wal_lsn_start to wal_lsn_end), read from the server''s WAL as pg_walinspect''s pg_get_wal_stats counts them (after compression, without holes); NULL when that WAL was already removed';
 
-COMMENT ON TABLE steps IS 'One row per value x repeat of a sweep: the measured window''s figures';
+COMMENT ON TABLE steps IS 'One row per value x round of a sweep: the measured window''s figures. Committed when the step ends, in a transaction of its own: a crash or cancel loses only the step in flight.';
 COMMENT ON COLUMN steps.round_trip_us IS 'the emulated client round trip each client waited before each statement (BEGIN, queries, COMMIT)';
 COMMENT ON COLUMN steps.seconds IS 'length of the measured window (tps and latency cover it)';
 COMMENT ON COLUMN steps.write_iops IS 'writes per second to the pg_wal disk over the window: on the paced disk the IOs it charged, under the throttle the cgroup''s counters, /proc/diskstats (the whole disk) otherwise';
@@ -47,13 +47,13 @@ COMMENT ON COLUMN steps.server_seconds IS 'window start to the clients'' exit: w
 
 COMMENT ON COLUMN steps.commit_avg_ms IS 'the mean time of the window''s commits from the start of the commit to its end, as the probe timed it in every backend (the WAL flush the commit waited for, commit_delay, the commit record): what predict() takes as the time a transaction waits for its flush; commit_p99_ms: the 99th percentile (NULL for steps recorded before walpressure 0.7.0)';
 
-COMMENT ON TABLE step_samples IS 'Each second of each step''s measured window (WAL figures lag up to a second: pg_stat_wal is flushed once a second)';
+COMMENT ON TABLE step_samples IS 'Each second of each step''s measured window.';
 
 COMMENT ON COLUMN step_samples.sample_time IS 'when the second ended (NULL for samples recorded before walpressure 0.3.0)';
 
-COMMENT ON TABLE step_statements IS 'The load''s statements over each step''s measured window, when pg_stat_statements is loaded and installed in the sweep''s database: the 10 with the most time, run by the sweep''s role at top level.  calls, total_ms, rows and wal_bytes are the window''s (differences of pg_stat_statements'' counters), mean_ms and stddev_ms those of the window''s calls; rank 1 took the most time';
+COMMENT ON TABLE step_statements IS 'The load''s statements over each step''s measured window, from pg_stat_statements: the 10 that took the most time, run by the sweep''s role at top level.';
 
-COMMENT ON TABLE step_replication IS 'Each standby (walsender) over each step''s measured window, read once a second as pg_stat_replication shows it: standby is its application_name, sync_state at the window''s end (sync, quorum, potential, async; gone when its walsender ended in the window); write, flush and replay lag mean and max over the seconds it reported one; behind_bytes: WAL sent but not yet replayed';
+COMMENT ON TABLE step_replication IS 'Each standby (walsender) over each step''s measured window, read once a second as pg_stat_replication shows it.';
 
 COMMENT ON COLUMN sweeps.search IS 'golden for a sweep run with range => (a search: its values chosen as its rounds came in), NULL for one that ran the values of vals';
 COMMENT ON COLUMN sweeps.search_range IS 'the range a search chose its values in, as [low, high] in the setting''s base unit (what a bare number of it means); vals holds the current value (the baseline, in each pair''s first round) and then the range''s values by search_resolution';
@@ -61,9 +61,9 @@ COMMENT ON COLUMN sweeps.search_resolution IS 'the step between two values a sea
 COMMENT ON COLUMN sweeps.search_stop IS 'why a search stopped (the resolution: no value left to try; flat: the pair the same within the margin; no round measured both of the pair; the budget: its steps, as many as the range has values and at least two pairs'' fewest rounds, or run_sweep''s budget of time) and the value it found, with its tps against the baseline';
 COMMENT ON COLUMN sweeps.search_found IS 'the value a search found, as its position in vals (from 1; what best starts from): the better of its last pair, by the rule or, where the rule could not order the two, by the point estimate of the pair''s rounds';
 
-COMMENT ON TABLE search_rounds IS 'Each round of a search (sweeps.search): the steps whose repeat is round ran vals, in order, the baseline first in a pair''s first round; pair numbers the pairs of values the search compared; low and high bound the values the peak was still searched in; why says why the round ran these values; verdict is the rule on the pair after the round (effects(): the lower value against the higher, paired by round); decision what the search did then (another round, the next pair and why, or the end)';
+COMMENT ON TABLE search_rounds IS 'Each round of a search (run_sweep with range =>): the values it ran, why, what the rule said after it and what the search did.';
 
-COMMENT ON TABLE sweeper_grants IS 'Each GRANT grant_sweeper() gave a role (only those the role did not hold already) and the REVOKE that takes it back: revoke_sweeper() runs those and deletes the rows';
+COMMENT ON TABLE sweeper_grants IS 'Each GRANT grant_sweeper() gave a role (only those the role did not hold already) and the REVOKE that takes it back: revoke_sweeper() runs those and deletes the rows.';
 
 SELECT pg_catalog.pg_extension_config_dump('sweeps', '');
 SELECT pg_catalog.pg_extension_config_dump('sweeps_sweep_id_seq', '');

@@ -9,5 +9,5 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_delete_sweeps'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION delete_sweeps(interval) IS 'Delete the sweeps that ended more than older_than ago (steps and samples with them); never a running one; refuses an interval that is not positive; returns how many';
+COMMENT ON FUNCTION delete_sweeps(interval) IS 'Delete the sweeps that ended more than some time ago, with their steps, samples, statements and replication rows; never a running one.';
 REVOKE ALL ON FUNCTION delete_sweeps(interval) FROM PUBLIC;

@@ -7,7 +7,7 @@ RETURNS void
 AS 'MODULE_PATHNAME', 'wp_init_pgbench'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION init_pgbench(int) IS 'The pgbench tables, built in the server as pgbench -i -I dtGvp -s scale does';
+COMMENT ON FUNCTION init_pgbench(int) IS 'The pgbench tables, built in the server as pgbench -i -I dtGvp -s scale does, so that a sweep can start from psql alone.';
 
 -- prewarm() after its check (the pgbench tables exist when no relation is
 -- named): the relations and their indexes.
@@ -57,7 +57,7 @@ RETURNS TABLE (relation regclass, blocks bigint)
 AS 'MODULE_PATHNAME', 'wp_prewarm'
 LANGUAGE C VOLATILE;
 
-COMMENT ON FUNCTION prewarm(regclass[]) IS 'pg_prewarm (buffer) of the relations and all their indexes; default the pgbench tables';
+COMMENT ON FUNCTION prewarm(regclass[]) IS 'pg_prewarm (buffer mode) of relations and all their indexes; by default the pgbench tables.';
 
 REVOKE ALL ON FUNCTION init_pgbench(int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION prewarm(regclass[]) FROM PUBLIC;

@@ -44,14 +44,14 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'wp_run_sweep'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8) IS 'Run the load once per value of a setting (x repeats, interleaved) and record every step; vals: an array of text or numbers, or for setting ''settings'' JSON objects of settings (one configuration each); range instead of vals: a golden-section search for the value with the most tps in ''[low, high]'' of a number setting, to a resolution (default a twentieth of the range), each round measuring the current value and the pair being compared, rounds added while the rule cannot order the pair (search_rounds records each round and why); checkpoint => false: no CHECKPOINT before each step; duration, warmup: an interval or seconds; repeats => ''auto'' (or a budget) adds rounds until the answer is clear; on_standby_loss => ''stop'' or ''skip'': what to do when a step''s synchronous standby is lost; standby_conninfo: a libpq connection string to the standby, whose own WAL figures each step then records; rate: an open loop, transactions per second started on a Poisson schedule (pgbench''s --rate; run_sweep(''rate'', ...) sweeps it), each latency counted from its scheduled start; latency_limit: milliseconds above which a transaction is late (with a rate, one that would start later is skipped); disk: what iops_cap stands for, ''paced'' (the default where the server was started with walpressure_pacer.so: every write IO and flush its share of the cap, in arrival order, as a volume; flush_floor_ms the least a flush takes) or ''throttle'' (the cgroup''s blk-throttle: a 100 ms slice''s IOs at once, then a stall); run_sweep(''disk'', ARRAY[''paced'', ''throttle''], iops_cap => N) sweeps it';
+COMMENT ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8) IS 'Run the load once per value of a setting (times the repeats, interleaved) and record every step.';
 
 CREATE OR REPLACE FUNCTION cancel_sweep(sweep_id bigint)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'wp_cancel_sweep'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION cancel_sweep(bigint) IS 'Stop a running sweep and wait until it has stopped; the steps it finished are kept';
+COMMENT ON FUNCTION cancel_sweep(bigint) IS 'Stop a running sweep and wait until it has stopped; the steps it finished are kept.';
 
 CREATE OR REPLACE FUNCTION progress_row(
     OUT pid int,
@@ -72,13 +72,15 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'wp_progress'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
+COMMENT ON FUNCTION progress_row() IS 'The C function behind the progress view: the row of the job (sweep or init_pgbench) that runs now, or no row.';
+
 CREATE OR REPLACE VIEW progress AS
 SELECT pid, job, sweep_id, database, run_by, step, steps_total, steps_done,
        setting, value, repeat, phase, round(phase_seconds::numeric, 1) AS phase_seconds,
        estimated_end
 FROM progress_row();
 
-COMMENT ON VIEW progress IS 'The sweep or init_pgbench that runs, in the manner of pg_stat_progress_*: step i of n, its value and repeat, its phase (checkpoint, warm-up, measured window, ...) and for how long, and the estimated end; no row when none runs';
+COMMENT ON VIEW progress IS 'The sweep or init_pgbench that runs now, in the manner of pg_stat_progress_*: no row when none runs.';
 REVOKE ALL ON FUNCTION run_sweep(text, "any", int, "any", text, int, "any", "any", jsonb, bool, text, bool, bool, text, text, "any", bool, text, text, float8, float8, text, text, "any", text, float8) FROM PUBLIC;
 REVOKE ALL ON FUNCTION cancel_sweep(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION progress_row() FROM PUBLIC;

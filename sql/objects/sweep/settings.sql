@@ -8,6 +8,8 @@ RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_settings'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+COMMENT ON FUNCTION sweepable_settings() IS 'The settings a sweep can vary (run_sweep''s setting) or fix for every step (keys of its settings).';
+
 -- Those of sweepable_settings() applied to the whole server (ALTER SYSTEM and
 -- a reload) and restored when the sweep ends.
 CREATE OR REPLACE FUNCTION sweepable_server_settings()
@@ -15,12 +17,16 @@ RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_server_settings'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+COMMENT ON FUNCTION sweepable_server_settings() IS 'The settings of sweepable_settings() a sweep applies to the whole server, with ALTER SYSTEM and a reload, and always puts back.';
+
 -- The pseudo-parameters a sweep can vary: the load itself.
 -- round_trip_us: the emulated client round trip before each statement.
 CREATE OR REPLACE FUNCTION sweepable_load()
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'wp_sweepable_load'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION sweepable_load() IS 'The pseudo-parameters a sweep can vary that are the load itself, not a server setting.';
 
 -- What a crash with this value can lose: 'fsync=off', 'full_page_writes=off',
 -- 'synchronous_commit=off', or NULL.

@@ -82,7 +82,7 @@ RETURNS SETOF text
 AS 'MODULE_PATHNAME', 'wp_grant_sweeper'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION grant_sweeper(regrole, text) IS 'Grant a role every right a sweep needs that it lacks (with engine => ''pgbench'' also pg_execute_server_program, which equals superuser), recorded for revoke_sweeper; returns the GRANTs';
+COMMENT ON FUNCTION grant_sweeper(regrole, text) IS 'Grant a role every right a sweep needs that it lacks, each recorded so that revoke_sweeper takes back exactly those; returns the GRANTs.';
 
 -- revoke_sweeper() after the caller's side (C, which cancels the role's
 -- running sweep first): what grant_sweeper gave the role, taken back, and
@@ -120,7 +120,7 @@ RETURNS SETOF text
 AS 'MODULE_PATHNAME', 'wp_revoke_sweeper'
 LANGUAGE C STRICT VOLATILE;
 
-COMMENT ON FUNCTION revoke_sweeper(regrole) IS 'Cancel the role''s running sweep, then revoke what grant_sweeper gave it (and nothing it held before); returns the REVOKEs';
+COMMENT ON FUNCTION revoke_sweeper(regrole) IS 'Cancel the role''s running sweep, then revoke what grant_sweeper gave it, and nothing it held before; returns the REVOKEs.';
 
 REVOKE ALL ON FUNCTION grant_sweeper(regrole, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION _grant_sweeper(regrole, text, regclass[]) FROM PUBLIC;
