@@ -108,8 +108,9 @@ wb_pacer_check() {
 wb_stop() {
 	local d=${1:-$data}
 	[ -f "$d/postmaster.pid" ] || return 0
+	# (a pid file a dead server left: neither stop succeeds, and nothing runs)
 	wp_as_postgres pg_ctl -D "$d" -m fast -w -t 60 stop >/dev/null 2>&1 ||
-		wp_as_postgres pg_ctl -D "$d" -m immediate -w stop >/dev/null 2>&1
+		wp_as_postgres pg_ctl -D "$d" -m immediate -w stop >/dev/null 2>&1 || true
 	return 0
 }
 
