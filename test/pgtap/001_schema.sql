@@ -48,7 +48,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
     '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_poll', '_fleet_ask',
     '_fleet_quick', '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version',
-    '_fleet_version', '_fleet_refusal', '_clean_line', '_fleet_line', '_fleet_error', '_fleet_sqlstate',
+    '_fleet_version', '_fleet_refusal', '_fleet_deadline', '_clean_line', '_fleet_line', '_fleet_error', '_fleet_sqlstate',
     '_fleet_who', '_fleet_int', '_fleet_time', '_fleet_watched', '_fleet_ask_who',
     '_fleet_in_call', '_fleet_member_set', '_fleet_run_end', '_fleet_answered', '_fleet_gather', '_fleet_gather_list',
     '_fleet_write_run', '_fleet_write_cancel', '_fleet_write_member', '_fleet_write_run_end',

@@ -63,10 +63,18 @@ BEGIN
 END
 $$;
 
+-- The deadline of one connect: armed for n seconds, disarmed with 0
+-- (true when it had passed); src/api/fleet_deadline.c says why.
+CREATE OR REPLACE FUNCTION _fleet_deadline(seconds int)
+RETURNS bool
+AS 'MODULE_PATHNAME', 'wp_fleet_deadline'
+LANGUAGE C VOLATILE STRICT;
+
 -- Open connection conn to the foreign server, with the caller's user
--- mapping (dblink reads the server's options and the mapping's).  A
--- connection that fails is said in one line, cleaned: libpq's message may
--- hold what the server sent.
+-- mapping (dblink reads the server's options and the mapping's), within
+-- the server's connect_timeout (kept by a deadline of our own: from 16 on
+-- dblink's connect does not keep it).  A connection that fails is said in
+-- one line, cleaned: libpq's message may hold what the server sent.
 CREATE OR REPLACE FUNCTION _fleet_connect(conn text, server text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
@@ -74,6 +82,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     e_state text; e_msg text; e_detail text; e_hint text;
+    limit_s int;
 BEGIN
     -- dblink reads a name that is no foreign server's as a connection string
     IF NOT EXISTS (SELECT FROM pg_foreign_server s WHERE s.srvname = _fleet_connect.server) THEN
@@ -81,10 +90,27 @@ BEGIN
             USING ERRCODE = 'undefined_object';
     END IF;
     PERFORM walpressure._fleet_disconnect(conn);
+    limit_s := coalesce((SELECT least(o.option_value::int, 30)
+                         FROM pg_foreign_server s, pg_options_to_table(s.srvoptions) o
+                         WHERE s.srvname = _fleet_connect.server AND o.option_name = 'connect_timeout'
+                           AND o.option_value ~ '^[0-9]{1,2}$' AND o.option_value::int > 0), 30);
+    -- a second past connect_timeout: on 15 libpq keeps it and says so first
+    PERFORM walpressure._fleet_deadline(limit_s + 1);
     BEGIN
         EXECUTE format('SELECT %s.dblink_connect($1, $2)', walpressure._fleet_dblink())
             USING conn, _fleet_connect.server;
-    EXCEPTION WHEN OTHERS THEN
+        PERFORM walpressure._fleet_deadline(0);
+    EXCEPTION WHEN query_canceled THEN
+        -- the deadline's own cancel is a connection that could not be made;
+        -- any other is the caller's, and goes on as it came
+        IF walpressure._fleet_deadline(0) THEN
+            RAISE EXCEPTION 'could not establish connection to server "%": no answer within its connect_timeout (% s)',
+                            walpressure._fleet_line(_fleet_connect.server), limit_s
+                USING ERRCODE = 'sqlclient_unable_to_establish_sqlconnection';
+        END IF;
+        RAISE;
+    WHEN OTHERS THEN
+        PERFORM walpressure._fleet_deadline(0);
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
                                 e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
         RAISE EXCEPTION USING ERRCODE = walpressure._fleet_sqlstate(e_state),
