@@ -225,21 +225,6 @@ wp_backend_wal_syncs(uint64 *syncs, uint64 *sync_us)
 #endif
 }
 
-/*
- * The bytes of full-page images written to the WAL, server-wide: 19 counts
- * them in pg_stat_wal (wal_fpi_bytes); before 19, -1 (a step then reads its
- * WAL to sum them: system/wal_reader.c).
- */
-static inline int64
-wp_read_wal_fpi_bytes(void)
-{
-#if PG_VERSION_NUM >= 190000
-	return (int64) pgstat_fetch_stat_wal()->wal_counters.wal_fpi_bytes;
-#else
-	return -1;
-#endif
-}
-
 /* Server-wide WAL counters of pg_stat_wal, times in microseconds. */
 static inline void
 wp_read_wal_stats(int64 *records, int64 *fpi, uint64 *bytes,

@@ -467,13 +467,12 @@ wp_step_finish(const WpStepPlan *plan, const WpLoadSpec *spec, WpStepCounters *k
 	k->latency_limit_ms = plan->req->latency_limit_ms;
 	wp_step_figures(k, r);
 	wp_step_syncrep(k, r);
-	/* 19 counts the images' bytes; before, they are read from the WAL */
-	if (k->c0.wal_fpi_bytes >= 0 && k->c1.wal_fpi_bytes >= k->c0.wal_fpi_bytes)
-		r->fpi_bytes = k->c1.wal_fpi_bytes - k->c0.wal_fpi_bytes;
-	else if (k->c0.wal_fpi_bytes >= 0)
-		r->fpi_bytes = -1;		/* pg_stat_wal was reset in the window */
-	else
-		r->fpi_bytes = wp_wal_fpi_bytes(r->lsn_start, r->lsn_end, wp_job_cancelled);
+	/*
+	 * the images' bytes from the window's own WAL, on every major: 19's
+	 * pg_stat_wal.wal_fpi_bytes lags by what the clients have not yet
+	 * reported (up to a second each), a fifth of a short window's images
+	 */
+	r->fpi_bytes = wp_wal_fpi_bytes(r->lsn_start, r->lsn_end, wp_job_cancelled);
 	if (r->wal_reset || r->ckpt_reset)
 	{
 		const char *why = psprintf("the server's %s statistics were reset during the window (pg_stat_reset_shared): the figures taken from them are void",

@@ -209,7 +209,6 @@ wp_read_counters(WpCounters *c, WpHistPair *hist)
 	wp_read_wal_stats(&c->wal_records, &c->wal_fpi, &c->wal_bytes,
 					  &c->wal_buffers_full, &c->wal_write, &c->wal_sync,
 					  &c->wal_write_time_us, &c->wal_sync_time_us);
-	c->wal_fpi_bytes = wp_read_wal_fpi_bytes();
 	wp_read_checkpoints(&c->ckpt_timed, &c->ckpt_requested, &c->ckpt_write_ms, &c->ckpt_sync_ms);
 	wp_read_stats_resets(&c->wal_reset_at, &c->ckpt_reset_at);
 	wp_read_buffer_writes(&c->buf_ckpt, &c->buf_clean, &c->buf_backend, &c->buf_backend_fsync,

@@ -61,7 +61,6 @@ typedef struct WpCounters
 	int64		wal_fpi;
 	uint64		wal_bytes;
 	int64		wal_buffers_full;
-	int64		wal_fpi_bytes;	/* full-page images' bytes (19 on); -1 before */
 	int64		wal_write;
 	int64		wal_sync;
 	int64		wal_write_time_us;
