@@ -246,6 +246,12 @@ SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001,
 -- more and fewer clients
 SELECT value, tps, commits_per_fsync, commit_ms, latency_ms, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 20);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 4);
+-- other clients where the disk did not bind (3005's 3000, at 600 write
+-- IOPS of 1000): the commits a flush carries are held, and the basis says
+-- its interval is not a 95% one there; the values the disk bound span
+SELECT value, basis LIKE '%where the disk did not bind: the model holds the commits a flush carries%not a 95% one there%' AS flagged,
+       basis LIKE '%bound the interval%' AS spans
+FROM walpressure.predict(3005, iops_cap => 1000, clients => 15);
 -- half and twice the clients are the last predicted
 SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 1000, clients => 5);
 SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 1000, clients => 21);

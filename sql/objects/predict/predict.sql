@@ -52,7 +52,7 @@ CREATE OR REPLACE FUNCTION _predict_basis(s walpressure.sweeps, rounds int, cap0
 RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps interval widened by the model''s error (%s%%)%s%s%s%s',
+RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps interval widened by the model''s error (%s%%)%s%s%s%s%s',
               rounds,
               CASE WHEN rounds = 1 THEN ' (no spread: the interval is the model''s error alone)' ELSE 's' END, cap0,
               CASE s.disk WHEN 'paced' THEN 'the paced disk'
@@ -60,6 +60,10 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
                           ELSE 'capped' END, n0, trim_scale(round(100 * model_error::numeric, 1)),
               CASE WHEN spans THEN
                        format('; %s clients at a bound disk: the commits a flush carries, held as measured or grown with the clients, bound the interval',
+                              n1)
+                   ELSE '' END,
+              CASE WHEN n1 <> n0 AND unbound > 0 THEN
+                       format('; %s clients where the disk did not bind: the model holds the commits a flush carries as measured, where they grow with the clients (bench/predict measured up to 1.75x the tps predicted so): the interval is not a 95%% one there',
                               n1)
                    ELSE '' END,
               CASE WHEN unbound > 0 AND s.disk = 'paced' THEN
