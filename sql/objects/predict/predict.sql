@@ -63,7 +63,7 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
                               n1)
                    ELSE '' END,
               CASE WHEN n1 <> n0 AND unbound > 0 THEN
-                       format('; %s clients where the disk did not bind: the model holds the commits a flush carries as measured, where they grow with the clients (bench/predict measured up to 1.75x the tps predicted so): the interval is not a 95%% one there',
+                       format('; %s clients where the disk did not bind: the model holds the commits a flush carries as measured, where they can grow with the clients and the tps with them: the interval is not a 95%% one there',
                               n1)
                    ELSE '' END,
               CASE WHEN unbound > 0 AND s.disk = 'paced' THEN
