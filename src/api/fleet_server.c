@@ -12,8 +12,13 @@
  *		the mapped role's password in clear text.
  *
  * dblink builds its connection string from the foreign-data wrapper's
- * options, then the server's, then the user mapping's (the last one of a
- * name wins): the options are read here in that order.
+ * options, the server's and the user mapping's, but keeps of each only what
+ * may be there (is_valid_dblink_option): "user" and the secret options
+ * (password, ...) from the mapping, every other one, connect_timeout, host,
+ * hostaddr, sslmode and channel_binding among them, from the server only,
+ * whatever the wrapper's validator lets a mapping hold.  So those are read
+ * here from the server's options alone: one on the mapping or the wrapper
+ * is not the connection's.
  *
  * IDENTIFICATION
  *	  src/api/fleet_server.c
@@ -35,9 +40,8 @@
 
 /*
  * The options of the connection dblink makes to a server that decide how
- * long it may wait and whom it trusts: the last of each name among the
- * wrapper's, the server's and the mapping's; and which of them the server's
- * own options hold (for a HINT's ADD or SET).
+ * long it may wait and whom it trusts, from the server's options (the last
+ * of each name).
  */
 typedef struct WpFleetConnOpts
 {
@@ -46,13 +50,10 @@ typedef struct WpFleetConnOpts
 	const char *hostaddr;
 	const char *sslmode;
 	const char *channel_binding;
-	bool		server_has_connect_timeout;
-	bool		server_has_sslmode;
-	bool		server_has_channel_binding;
 } WpFleetConnOpts;
 
 static void
-wp_fleet_read_opts(List *options, WpFleetConnOpts *o, bool server)
+wp_fleet_read_opts(List *options, WpFleetConnOpts *o)
 {
 	ListCell   *lc;
 
@@ -62,25 +63,30 @@ wp_fleet_read_opts(List *options, WpFleetConnOpts *o, bool server)
 		const char *v = defGetString(def);
 
 		if (strcmp(def->defname, "connect_timeout") == 0)
-		{
 			o->connect_timeout = v;
-			o->server_has_connect_timeout |= server;
-		}
 		else if (strcmp(def->defname, "host") == 0)
 			o->host = v;
 		else if (strcmp(def->defname, "hostaddr") == 0)
 			o->hostaddr = v;
 		else if (strcmp(def->defname, "sslmode") == 0)
-		{
 			o->sslmode = v;
-			o->server_has_sslmode |= server;
-		}
 		else if (strcmp(def->defname, "channel_binding") == 0)
-		{
 			o->channel_binding = v;
-			o->server_has_channel_binding |= server;
-		}
 	}
+}
+
+/* Does a list of options (a mapping's, a wrapper's) name connect_timeout? */
+static bool
+wp_fleet_names_timeout(List *options)
+{
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		if (strcmp(((DefElem *) lfirst(lc))->defname, "connect_timeout") == 0)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -89,7 +95,7 @@ wp_fleet_read_opts(List *options, WpFleetConnOpts *o, bool server)
  * allowed as libpq allows them.
  */
 static bool
-wp_fleet_timeout_ok(const char *v)
+wp_fleet_timeout_ok(const char *v, int *seconds)
 {
 	long		n = 0;
 	int			digits = 0;
@@ -104,6 +110,7 @@ wp_fleet_timeout_ok(const char *v)
 	}
 	while (*v == ' ' || *v == '\t')
 		v++;
+	*seconds = (int) Max(n, 2);	/* libpq reads 1 as 2 */
 	return digits > 0 && *v == '\0' && n >= 1 && n <= WP_FLEET_MAX_CONNECT_TIMEOUT;
 }
 
@@ -136,39 +143,42 @@ wp_fleet_over_tcp(const WpFleetConnOpts *o)
 }
 
 /*
- * What the fleet asks of the server's connection (connect_timeout), and at
- * registration what it advises (sslmode, channel_binding).
+ * What the fleet asks of the server's connection (connect_timeout, which it
+ * returns in seconds), and at registration what it advises (sslmode,
+ * channel_binding).
  */
-static void
+static int
 wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 {
 	WpFleetConnOpts o = {0};
+	int			seconds = 0;
 	const char *name = srv->servername;
 	const char *qname = quote_identifier(name);
 	bool		verified;
 	bool		bound;
 
-	wp_fleet_read_opts(GetForeignDataWrapper(srv->fdwid)->options, &o, false);
-	wp_fleet_read_opts(srv->options, &o, true);
-	wp_fleet_read_opts(GetUserMapping(role, srv->serverid)->options, &o, false);
+	wp_fleet_read_opts(srv->options, &o);
 
 	if (o.connect_timeout == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("foreign server \"%s\" has no connect_timeout", name),
+				 (wp_fleet_names_timeout(GetUserMapping(role, srv->serverid)->options) ||
+				  wp_fleet_names_timeout(GetForeignDataWrapper(srv->fdwid)->options)) ?
+				 errdetail("Its user mapping or its foreign-data wrapper has one, which dblink does not use: it takes connect_timeout from the server's options only.  Without it, connecting to a server that does not answer waits as long as the kernel tries (minutes), and on PostgreSQL 15 no cancel interrupts that wait.") :
 				 errdetail("Without it, connecting to a server that does not answer waits as long as the kernel tries (minutes), and on PostgreSQL 15 no cancel interrupts that wait."),
 				 errhint("ALTER SERVER %s OPTIONS (ADD connect_timeout '10');", qname)));
-	if (!wp_fleet_timeout_ok(o.connect_timeout))
+	if (!wp_fleet_timeout_ok(o.connect_timeout, &seconds))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("foreign server \"%s\" has a connect_timeout the fleet cannot use", name),
 				 errdetail("It is \"%s\"; the fleet needs a whole number of seconds from 1 to %d: on PostgreSQL 15 a cancel waits that long while connecting, for each host the server names.",
 						   o.connect_timeout, WP_FLEET_MAX_CONNECT_TIMEOUT),
 				 errhint("ALTER SERVER %s OPTIONS (%s connect_timeout '10');", qname,
-						 o.server_has_connect_timeout ? "SET" : "ADD")));
+						 o.connect_timeout != NULL ? "SET" : "ADD")));
 
 	if (!registering || !wp_fleet_over_tcp(&o))
-		return;
+		return seconds;
 	verified = o.sslmode != NULL &&
 		(strcmp(o.sslmode, "verify-full") == 0 || strcmp(o.sslmode, "verify-ca") == 0);
 	bound = o.channel_binding != NULL && strcmp(o.channel_binding, "require") == 0;
@@ -178,12 +188,12 @@ wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 
 		if (!verified && !bound)
 			fix = psprintf("%s sslmode 'verify-full', %s channel_binding 'require'",
-						   o.server_has_sslmode ? "SET" : "ADD",
-						   o.server_has_channel_binding ? "SET" : "ADD");
+						   o.sslmode != NULL ? "SET" : "ADD",
+						   o.channel_binding != NULL ? "SET" : "ADD");
 		else if (!verified)
-			fix = psprintf("%s sslmode 'verify-full'", o.server_has_sslmode ? "SET" : "ADD");
+			fix = psprintf("%s sslmode 'verify-full'", o.sslmode != NULL ? "SET" : "ADD");
 		else
-			fix = psprintf("%s channel_binding 'require'", o.server_has_channel_binding ? "SET" : "ADD");
+			fix = psprintf("%s channel_binding 'require'", o.channel_binding != NULL ? "SET" : "ADD");
 		ereport(NOTICE,
 				(errmsg("foreign server \"%s\" is reached over TCP without sslmode 'verify-full' and channel_binding 'require'", name),
 				 errdetail("Its sslmode is %s and its channel_binding %s.  Unless its certificate is verified, whoever answers at that address can ask for the mapped role's password in clear text and get it; with channel_binding 'require' the password goes only into SCRAM bound to the TLS channel.",
@@ -191,16 +201,20 @@ wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 						   o.channel_binding ? o.channel_binding : "prefer (the default)"),
 				 errhint("ALTER SERVER %s OPTIONS (%s);", qname, fix)));
 	}
+	return seconds;
 }
 
 /*
  * A foreign server the caller may reach the fleet's way: it exists, the
  * caller may use it, a user mapping of the caller's own role is there, and
- * its connection has a deadline.  Returns its oid.
+ * its connection has a deadline.  Returns its oid, and in *connect_timeout
+ * the seconds dblink's connection to it will wait (when not NULL).
  */
-Oid
-wp_fleet_server(const char *name, bool registering)
+static Oid
+wp_fleet_server_checked(const char *name, bool registering, int *connect_timeout)
 {
+	int			seconds;
+
 	ForeignServer *srv;
 	Oid			role = GetUserId();
 
@@ -245,6 +259,31 @@ wp_fleet_server(const char *name, bool registering)
 				 errhint("CREATE USER MAPPING FOR %s SERVER %s OPTIONS (user '...', password '...'); with a role of that server that has the rights the fleet's work needs there.",
 						 quote_identifier(GetUserNameFromId(role, false)), quote_identifier(name))));
 	}
-	wp_fleet_check_opts(srv, role, registering);
+	seconds = wp_fleet_check_opts(srv, role, registering);
+	if (connect_timeout != NULL)
+		*connect_timeout = seconds;
 	return srv->serverid;
+}
+
+Oid
+wp_fleet_server(const char *name, bool registering)
+{
+	return wp_fleet_server_checked(name, registering, NULL);
+}
+
+/*
+ * _fleet_connect_timeout(server): the connect_timeout, in seconds, of the
+ * connection dblink makes for the caller to server, read as dblink reads it
+ * (from the server's options), the server checked as the fleet checks it.  _fleet_connect sets its
+ * own deadline from it, so that the deadline and the check read one value.
+ */
+PG_FUNCTION_INFO_V1(wp_fleet_connect_timeout);
+
+Datum
+wp_fleet_connect_timeout(PG_FUNCTION_ARGS)
+{
+	int			seconds;
+
+	(void) wp_fleet_server_checked(text_to_cstring(PG_GETARG_TEXT_PP(0)), false, &seconds);
+	PG_RETURN_INT32(seconds);
 }

@@ -828,6 +828,29 @@ my $took;
 like($err, qr/ERROR:  could not establish connection/, 'a member that accepts and says nothing: registering fails');
 cmp_ok($took, '<', 8, sprintf('within its connect_timeout of 2 s, and a second (%.1f s)', $took));
 ($out, $err) = as_trojan_path(q{SELECT walpressure.fleet_register('silent', false)});
+# the same member through a wrapper with no validator, its connect_timeout
+# on the caller's user mapping only: dblink takes connect_timeout from the
+# server's options alone, so that connection has none (on 15 it would wait
+# for the member in PQconnectdb, past every cancel): refused at once, as
+# the server with none is, and the DETAIL says why the mapping's is not one
+my $silent_port = q0(q{SELECT option_value FROM pg_foreign_server, pg_options_to_table(srvoptions)
+                       WHERE srvname = 'silent' AND option_name = 'port'});
+q0(qq{CREATE FOREIGN DATA WRAPPER regress_noval;
+      CREATE SERVER silent_um FOREIGN DATA WRAPPER regress_noval OPTIONS (host '127.0.0.1', port '$silent_port', dbname 'postgres');
+      CREATE USER MAPPING FOR CURRENT_USER SERVER silent_um OPTIONS (user 'postgres', connect_timeout '2')});
+my $timed_out = 0;
+{
+	local $ENV{PGOPTIONS} = $path;
+	my $t0 = time;
+	$central->psql('postgres', q{SELECT walpressure.fleet_register('silent_um')},
+		stdout => \$out, stderr => \$err, timeout => 20, timed_out => \$timed_out);
+	$took = time - $t0;
+}
+ok(!$timed_out, 'connect_timeout on the user mapping only: registering does not wait for the member');
+like($err, qr/ERROR:  foreign server "silent_um" has no connect_timeout\nDETAIL:  Its user mapping or its foreign-data wrapper has one, which dblink does not use/,
+	'it is refused as a server with none, and says the mapping\'s is not used');
+cmp_ok($took, '<', 3, sprintf('at once (%.1f s)', $took));
+q0(q{DROP FOREIGN DATA WRAPPER regress_noval CASCADE});
 # a fleet run that connects to it, cancelled meanwhile: on 15 the cancel
 # waits for the connection attempt (2 s), no longer
 my $before = q0(q{SELECT max(run_id) FROM walpressure.fleet_runs});
@@ -837,7 +860,7 @@ my $before = q0(q{SELECT max(run_id) FROM walpressure.fleet_runs});
 }
 ok(poll($central, qq{SELECT count(*) = 1 FROM walpressure.fleet_runs WHERE run_id > $before}), 'a fleet run connects to it');
 my $silent_run = q0(qq{SELECT run_id FROM walpressure.fleet_runs WHERE run_id > $before});
-my $t0 = time;
+$t0 = time;
 q0(qq{SELECT pg_cancel_backend(pid) FROM walpressure.fleet_runs WHERE run_id = $silent_run});
 ($out, $err) = $run->finish;
 $took = time - $t0;

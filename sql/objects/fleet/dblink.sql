@@ -70,11 +70,21 @@ RETURNS bool
 AS 'MODULE_PATHNAME', 'wp_fleet_deadline'
 LANGUAGE C VOLATILE STRICT;
 
+-- The connect_timeout of the caller's connection to server, in seconds, as
+-- dblink reads it (the wrapper's, the server's, the caller's mapping's
+-- options), the server checked as the fleet checks it (fleet_server.c).
+CREATE OR REPLACE FUNCTION _fleet_connect_timeout(server text)
+RETURNS int
+AS 'MODULE_PATHNAME', 'wp_fleet_connect_timeout'
+LANGUAGE C VOLATILE STRICT;
+
 -- Open connection conn to the foreign server, with the caller's user
 -- mapping (dblink reads the server's options and the mapping's), within
--- the server's connect_timeout (kept by a deadline of our own: from 16 on
--- dblink's connect does not keep it).  A connection that fails is said in
--- one line, cleaned: libpq's message may hold what the server sent.
+-- the connection's connect_timeout (kept by a deadline of our own: from 16
+-- on dblink's connect does not keep it).  A connection that fails is said
+-- in one line, cleaned: libpq's message may hold what the server sent.  A
+-- connect that ends in an error (a cancel that came just after dblink
+-- opened it too) leaves no connection named conn.
 CREATE OR REPLACE FUNCTION _fleet_connect(conn text, server text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
@@ -84,16 +94,10 @@ DECLARE
     e_state text; e_msg text; e_detail text; e_hint text;
     limit_s int;
 BEGIN
-    -- dblink reads a name that is no foreign server's as a connection string
-    IF NOT EXISTS (SELECT FROM pg_foreign_server s WHERE s.srvname = _fleet_connect.server) THEN
-        RAISE EXCEPTION 'foreign server "%" does not exist', _fleet_connect.server
-            USING ERRCODE = 'undefined_object';
-    END IF;
+    -- refuses a name that is no foreign server's, which dblink would read
+    -- as a connection string
+    limit_s := walpressure._fleet_connect_timeout(_fleet_connect.server);
     PERFORM walpressure._fleet_disconnect(conn);
-    limit_s := coalesce((SELECT least(o.option_value::int, 30)
-                         FROM pg_foreign_server s, pg_options_to_table(s.srvoptions) o
-                         WHERE s.srvname = _fleet_connect.server AND o.option_name = 'connect_timeout'
-                           AND o.option_value ~ '^[0-9]{1,2}$' AND o.option_value::int > 0), 30);
     -- a second past connect_timeout: on 15 libpq keeps it and says so first
     PERFORM walpressure._fleet_deadline(limit_s + 1);
     BEGIN
@@ -104,13 +108,16 @@ BEGIN
         -- the deadline's own cancel is a connection that could not be made;
         -- any other is the caller's, and goes on as it came
         IF walpressure._fleet_deadline(0) THEN
+            PERFORM walpressure._fleet_disconnect(conn);
             RAISE EXCEPTION 'could not establish connection to server "%": no answer within its connect_timeout (% s)',
                             walpressure._fleet_line(_fleet_connect.server), limit_s
                 USING ERRCODE = 'sqlclient_unable_to_establish_sqlconnection';
         END IF;
+        PERFORM walpressure._fleet_disconnect(conn);
         RAISE;
     WHEN OTHERS THEN
         PERFORM walpressure._fleet_deadline(0);
+        PERFORM walpressure._fleet_disconnect(conn);
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
                                 e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
         RAISE EXCEPTION USING ERRCODE = walpressure._fleet_sqlstate(e_state),
