@@ -9,8 +9,9 @@ use Test::More;
 use Time::HiRes qw(usleep);
 use WalPressure::Test;
 
-# its assertions measure the machine: no other major's suites beside it
-quiet_machine();
+# some of its assertions measure the machine: those run where test/run
+# measures, with no other major's suites beside it (WalPressure::Test)
+my $measuring = quiet_machine();
 
 # WAL fsyncs for the live view's consistency under load (the test
 # framework's default is fsync = off: no fsync to count)
@@ -58,7 +59,15 @@ sub crash_restart
 
 my $pid = sampler_pid();
 like($pid, qr/^\d+$/, 'the sampler runs');
-is(recent_intervals(4), '0.2', 'samples every 200 ms');
+my $interval = recent_intervals(4);
+if ($measuring)
+{
+	is($interval, '0.2', 'samples every 200 ms');
+}
+else
+{
+	cmp_ok($interval, '>=', 0.2, "samples at least 200 ms apart ($interval s; their interval is measured on $ENV{WP_ONE_MAJOR})");
+}
 
 # SIGHUP: a new interval, same process (once the sampler took it, its
 # samples are a second long)
@@ -67,7 +76,15 @@ ALTER SYSTEM SET walpressure.sample_interval = '1s';
 SELECT pg_reload_conf();
 });
 wait_sql($node, q{SELECT seconds >= 0.9 FROM walpressure.samples LIMIT 1}, 'a sample at the new interval');
-is(recent_intervals(3), '1.0', 'after a reload, samples every second');
+$interval = recent_intervals(3);
+if ($measuring)
+{
+	is($interval, '1.0', 'after a reload, samples every second');
+}
+else
+{
+	cmp_ok($interval, '>=', 1.0, "after a reload, samples at least a second apart ($interval s)");
+}
 is(sampler_pid(), $pid, 'the sampler took the reload without restarting');
 
 # terminated by a superuser: it leaves quietly and is started again
@@ -131,7 +148,7 @@ SELECT count(*), count(*) FILTER (WHERE leader_fsyncs > wal_fsyncs) FROM walpres
 	$over += $bad;
 	usleep(150_000);
 }
-ok($rows > 40, "live read $rows times under load");
+ok($measuring ? $rows > 40 : $rows > 0, "live read $rows times under load");
 is($over, 0, 'leader_fsyncs never exceeds wal_fsyncs in a row of live');
 is($node->safe_psql('postgres', q{SELECT count(*) FILTER (WHERE leaders > wal_fsyncs) FROM walpressure.samples}),
 	'0', 'nor leaders in a row of samples');

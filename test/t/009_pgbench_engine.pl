@@ -10,8 +10,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use WalPressure::Test;
 
-# its assertions measure the machine: no other major's suites beside it
-quiet_machine();
+# some of its assertions measure the machine: those run where test/run
+# measures, with no other major's suites beside it (WalPressure::Test);
+# elsewhere their bounds are what a busy machine cannot break
+my $measuring = quiet_machine();
 
 my $node = new_node('pgbench_engine',
 	conf => [ max_worker_processes => 16, fsync => 'on', restart_after_crash => 'on' ], pgbench => 1);
@@ -34,7 +36,7 @@ my $id = $out;
 is($node->safe_psql('postgres', qq{SELECT engine || ' ' || status FROM walpressure.sweeps WHERE sweep_id = $id}),
 	'pgbench done', 'the sweep row says which engine ran it');
 is($node->safe_psql('postgres', qq{
-SELECT bool_and(transactions > 0 AND tps > 0 AND seconds BETWEEN 3.9 AND 4.6
+SELECT bool_and(transactions > 0 AND tps > 0 AND seconds BETWEEN 3.9 AND @{[ $measuring ? 4.6 : 6 ]}
                 AND abs(tps * seconds - transactions) < 1
                 AND latency_avg_ms > 0 AND latency_p50_ms <= latency_p99_ms
                 -- the server counts commits over the window, pgbench its transactions:
@@ -46,7 +48,7 @@ FROM walpressure.steps WHERE sweep_id = $id}),
     latency_p99_ms, commits, wal_fsyncs, fsync_avg_ms FROM walpressure.steps WHERE sweep_id = $id}));
 # the window's transactions, not pgbench's whole run: the samples add up to them
 is($node->safe_psql('postgres', qq{
-SELECT bool_and(abs(s.sum - st.transactions) <= 0.15 * st.transactions AND s.n >= 3)
+SELECT bool_and(abs(s.sum - st.transactions) <= @{[ $measuring ? 0.15 : 0.5 ]} * st.transactions AND s.n >= 3)
 FROM walpressure.steps st
 JOIN (SELECT step, count(*) AS n, sum(tps * 1.0) AS sum FROM walpressure.step_samples
       WHERE sweep_id = $id AND latency_p50_ms IS NOT NULL GROUP BY step) s USING (step)

@@ -10,8 +10,9 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use WalPressure::Test;
 
-# its assertions measure the machine: no other major's suites beside it
-quiet_machine();
+# some of its assertions measure the machine: those run where test/run
+# measures, with no other major's suites beside it (WalPressure::Test)
+my $measuring = quiet_machine();
 
 # PostgreSQL 18 here is built without contrib: no pg_stat_statements at all
 my ($pkglibdir) = run_command([ 'pg_config', '--pkglibdir' ]);
@@ -50,12 +51,25 @@ WHERE st.sweep_id = $id ORDER BY st.step});
 	{
 		my ($step, $txns, $calls, $nrows, $mean, $sd) = @$s;
 		ok(defined $calls && $calls ne '', "step $step: the load's statement is recorded") or next;
-		ok(abs($calls - $txns) <= 0.05 * $txns + 3,
-			"step $step: its calls are the window's ($calls calls, $txns transactions)");
 		is($nrows, $calls, "step $step: one row a call");
-		# the window's own: the history's 50 ms calls are not in it
-		ok($mean >= 5.0 && $mean < 8.0, "step $step: mean $mean ms of the window's 5 ms calls");
-		ok($sd < 1.5, "step $step: stddev $sd ms over the window's calls, not since the reset");
+		# the window's own: the history's 50 ms calls are not in it (with
+		# them the stddev would be some 9 ms): measured where the machine is
+		# quiet; elsewhere, where a busy machine stretches a 5 ms sleep, the
+		# mean is at least the 5 ms and the stddev well below the history's
+		if ($measuring)
+		{
+			ok(abs($calls - $txns) <= 0.05 * $txns + 3,
+				"step $step: its calls are the window's ($calls calls, $txns transactions)");
+			ok($mean >= 5.0 && $mean < 8.0, "step $step: mean $mean ms of the window's 5 ms calls");
+			ok($sd < 1.5, "step $step: stddev $sd ms over the window's calls, not since the reset");
+		}
+		else
+		{
+			ok($calls > 0 && $calls <= $txns + 0.05 * $txns + 3,
+				"step $step: its calls are no more than the window's ($calls calls, $txns transactions)");
+			ok($mean >= 5.0, "step $step: mean $mean ms of the window's 5 ms calls");
+			ok($sd < 5, "step $step: stddev $sd ms over the window's calls, not since the reset");
+		}
 	}
 
 	# what pg_stat_statements says since its reset, for contrast: the history is in it

@@ -16,8 +16,10 @@ use Test::More;
 use Time::HiRes qw(time);
 use WalPressure::Test;
 
-# its assertions measure the machine: no other major's suites beside it
-quiet_machine();
+# some of its assertions measure the machine: those run where test/run
+# measures, with no other major's suites beside it (WalPressure::Test);
+# elsewhere what can only grow under load (a wait, a lag) keeps its low side
+my $measuring = quiet_machine();
 
 my $delay_ms = 50;
 
@@ -89,20 +91,26 @@ my $ra = $s{remote_apply};
 my $local = $s{local};
 # the known delay: remote_apply waits it, the others do not
 cmp_ok($ra->{wait_ms}, '>=', 0.8 * $delay_ms, 'remote_apply: each commit waits about the apply delay (low)');
-cmp_ok($ra->{wait_ms}, '<=', 1.5 * $delay_ms, 'remote_apply: ... (high)');
-cmp_ok($ra->{wait_pct}, '>=', 90, 'remote_apply: the standby is most of the commit time');
 cmp_ok($local->{wait_ms}, '<', 0.5, 'local: commits do not wait for the standby');
-cmp_ok($s{on}->{wait_ms}, '<', 0.5 * $delay_ms, 'on: the flush on the standby, not its delayed apply');
 cmp_ok($s{on}->{replay_lag}, '>=', 0.8 * $delay_ms, 'on: replay lag about the apply delay');
-cmp_ok($s{on}->{replay_lag}, '<=', 2 * $delay_ms, 'on: ... (high)');
-cmp_ok($s{on}->{flush_lag}, '<', $delay_ms, 'on: flush lag below the apply delay');
+if ($measuring)
+{
+	cmp_ok($ra->{wait_ms}, '<=', 1.5 * $delay_ms, 'remote_apply: ... (high)');
+	cmp_ok($ra->{wait_pct}, '>=', 90, 'remote_apply: the standby is most of the commit time');
+	cmp_ok($s{on}->{wait_ms}, '<', 0.5 * $delay_ms, 'on: the flush on the standby, not its delayed apply');
+	cmp_ok($s{on}->{replay_lag}, '<=', 2 * $delay_ms, 'on: ... (high)');
+	cmp_ok($s{on}->{flush_lag}, '<', $delay_ms, 'on: flush lag below the apply delay');
+}
 
 # the sampled wait against the clients' own latency: what remote_apply adds
 # to a transaction over local is the wait for the standby, within 10%
 my $added = $ra->{latency} - $local->{latency};
 note "remote_apply adds $added ms to a transaction; the sampler timed $ra->{wait_ms} ms of sync-rep wait per commit";
-cmp_ok(abs($ra->{wait_ms} - $added), '<=', 0.10 * $added,
-	'the sampled sync-rep wait is within 10% of the latency remote_apply adds');
+if ($measuring)
+{
+	cmp_ok(abs($ra->{wait_ms} - $added), '<=', 0.10 * $added,
+		'the sampled sync-rep wait is within 10% of the latency remote_apply adds');
+}
 
 # the standby's side: from its own walpressure sampler, over the window
 is($ra->{source}, 'walpressure', "the standby's figures come from its walpressure");
@@ -112,8 +120,15 @@ my ($wal_mb_s, $primary_mb_s, $iops) = split /\|/, q1(qq{
 SELECT standby_wal_mb_per_s, wal_bytes / 1048576.0 / server_seconds, standby_write_iops
 FROM walpressure.steps WHERE sweep_id = $id AND value = 'on'});
 note "on: the standby received $wal_mb_s MB/s, the primary wrote $primary_mb_s MB/s; standby write IOPS $iops";
-cmp_ok(abs($wal_mb_s - $primary_mb_s), '<=', 0.25 * $primary_mb_s,
-	"the standby's WAL rate is the primary's, within 25%");
+if ($measuring)
+{
+	cmp_ok(abs($wal_mb_s - $primary_mb_s), '<=', 0.25 * $primary_mb_s,
+		"the standby's WAL rate is the primary's, within 25%");
+}
+else
+{
+	cmp_ok($wal_mb_s, '>', 0, "the standby's WAL rate is recorded ($wal_mb_s MB/s)");
+}
 # (its disk's writes: the test clusters run with fsync = off, so they may be 0)
 ok(defined $iops && $iops ne '' && $iops >= 0, "the standby's write IOPS are recorded");
 # the coordinator's own commits are local: what it records is the server's

@@ -20,8 +20,11 @@ use Test::More;
 use Time::HiRes qw(time);
 use WalPressure::Test;
 
-# its assertions measure the machine: no other major's suites beside it
-quiet_machine();
+# some of its assertions measure the machine: those run where test/run
+# measures, with no other major's suites beside it (WalPressure::Test);
+# elsewhere a paced flush keeps its low side (pacing only adds to it), and
+# this major's own writes and flushes are still charged (the IOs counted)
+my $measuring = quiet_machine();
 
 my $pacer;
 {
@@ -55,17 +58,24 @@ is(cap_state(), 'paced 1000', 'the view shows the paced cap');
 my ($avg, $p50, $p99, $disk) = split /\|/, $node->safe_psql('postgres', q{
 SELECT latency_avg_ms, latency_p50_ms, latency_p99_ms, disk FROM walpressure.probe_fsync('3 s')});
 note "paced 1000 IOPS: fdatasync mean $avg ms, p50 $p50 ms, p99 $p99 ms";
-cmp_ok(abs($avg / 2.0 - 1), '<', 0.15, "a paced flush costs its share: mean $avg ms within 15% of 2 ms");
-cmp_ok($p99 / $p50, '<=', 3, "no cliff: p99/p50 = " . sprintf('%.2f', $p99 / $p50) . ' <= 3');
+if ($measuring)
+{
+	cmp_ok(abs($avg / 2.0 - 1), '<', 0.15, "a paced flush costs its share: mean $avg ms within 15% of 2 ms");
+	cmp_ok($p99 / $p50, '<=', 3, "no cliff: p99/p50 = " . sprintf('%.2f', $p99 / $p50) . ' <= 3');
+}
+else
+{
+	cmp_ok($p50, '>=', 2.0 * 0.9, "a paced flush costs at least its share: p50 $p50 ms of 2 ms");
+}
 is($disk, 'paced at 1000 write IOPS', 'probe_fsync says the disk it ran on');
 $node->safe_psql('postgres', q{SELECT walpressure.set_iops_cap(1000, disk => 'paced', flush_floor_ms => 5)});
 ($avg) = $node->safe_psql('postgres', q{SELECT latency_avg_ms FROM walpressure.probe_fsync('1 s')});
 cmp_ok($avg, '>=', 5 * 0.97, "a floor of 5 ms holds on an idle disk: mean $avg ms (low side)");
-cmp_ok($avg, '<', 5 * 1.3, "... and adds little to it (high side)");
+cmp_ok($avg, '<', 5 * 1.3, "... and adds little to it (high side)") if $measuring;
 $node->safe_psql('postgres', 'SELECT walpressure.clear_iops_cap()');
 is(cap_state(), 'none -', 'clear_iops_cap takes the paced cap away');
 ($avg) = $node->safe_psql('postgres', q{SELECT latency_avg_ms FROM walpressure.probe_fsync('1 s')});
-cmp_ok($avg, '<', 1.5, "uncapped again: mean $avg ms");
+cmp_ok($avg, '<', $measuring ? 1.5 : 4.85, "uncapped again: mean $avg ms");
 
 # a paced sweep end to end: the disk in its plan, its row, each step, results
 ($ret, $out, $err) = $node->psql('postgres', q{
@@ -88,8 +98,8 @@ SELECT write_iops FROM walpressure.results WHERE sweep_id = $paced AND value = '
 cmp_ok($w0, '>', 0, "the steps' write IOPS are the IOs the paced disk charged ($w0)");
 cmp_ok($w0, '<=', 1050, "... and no more than the cap ($w0)");
 like(sweep_field($node, $paced, 'f0_source'), qr/\(paced disk\)/, 'F0 was measured on the paced disk');
-is($node->safe_psql('postgres', q{
-SELECT count(*) > 0 FROM walpressure.samples WHERE write_iops BETWEEN 500 AND 1050}),
+is($node->safe_psql('postgres', qq{
+SELECT count(*) > 0 FROM walpressure.samples WHERE write_iops BETWEEN @{[ $measuring ? 500 : 1 ]} AND 1050}),
 	't', 'the sampler saw the paced disk\'s write IOPS');
 is(cap_state(), 'none -', 'nothing is left paced after the sweep');
 
@@ -153,7 +163,14 @@ is($node->safe_psql('postgres', 'SELECT pacer FROM walpressure.iops_cap'), 'load
 	'the pacer took the new shared memory');
 $node->safe_psql('postgres', 'SELECT walpressure.set_iops_cap(1000)');
 ($avg) = $node->safe_psql('postgres', q{SELECT latency_avg_ms FROM walpressure.probe_fsync('1 s')});
-cmp_ok(abs($avg / 2.0 - 1), '<', 0.15, "and paces again after it: mean $avg ms");
+if ($measuring)
+{
+	cmp_ok(abs($avg / 2.0 - 1), '<', 0.15, "and paces again after it: mean $avg ms");
+}
+else
+{
+	cmp_ok($avg, '>=', 2.0 * 0.9, "and paces again after it: mean $avg ms, at least its share of 2 ms");
+}
 
 # a cap set by set_iops_cap is the running server's: it goes off as the
 # server stops, before the shutdown checkpoint, which would otherwise wait

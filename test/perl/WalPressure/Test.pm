@@ -34,7 +34,7 @@ use Time::HiRes qw(usleep);
 our $CGROUP = $ENV{WP_TEST_CGROUP} // 'walpressure';
 
 our @EXPORT = qw(
-  $CGROUP quiet_machine new_node poll wait_sql wait_ready wait_until
+  $CGROUP quiet_machine measuring new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep sweep_again wait_clients wait_window
   backend_pid children worker_count kill9 background session write_file
   private_dir dir_entries
@@ -96,18 +96,46 @@ WalPressure::Test - what walpressure's TAP files share
 
 =item quiet_machine()
 
-Holds the machine alone for the rest of the file when test/run runs majors
-side by side (WP_TEST_LOCK): for a file whose assertions measure the machine
-itself.  Nothing otherwise.
+For a file whose assertions measure the machine itself (a flush's cost, a
+rate, a window's length, a standby's delay): where it measures (see
+measuring()), holds the machine alone for the rest of the file when test/run
+runs majors side by side (WP_TEST_LOCK), and returns 1; on another major,
+returns 0 and keeps the shared hold every file has: the file runs what it
+checks of that major's code beside the other majors' files, and its
+measured assertions (under C<if (quiet_machine())>) are left to the major
+that measures.
 
 =cut
 
 sub quiet_machine
 {
-	return unless $lock_fh;
+	return 0 unless measuring();
+	return 1 unless $lock_fh;
 	flock($lock_fh, LOCK_UN);
 	take_lock(LOCK_EX);
-	return;
+	return 1;
+}
+
+=item measuring()
+
+Does this run measure the machine?  test/run measures on one major,
+WP_ONE_MAJOR (the one the files marked "# Majors: one" run on): true there,
+false on the others; run by hand, with no WP_ONE_MAJOR, true.  The major is
+the one whose pg_config is first on PATH, as PostgreSQL::Test::Cluster's.
+
+=cut
+
+my $this_major;
+
+sub measuring
+{
+	return 1 unless $ENV{WP_ONE_MAJOR};
+	if (!defined $this_major)
+	{
+		my ($v) = run_command([ 'pg_config', '--version' ]);
+		($this_major) = $v =~ /^PostgreSQL (\d+)/ or die "pg_config --version: $v";
+	}
+	return $this_major eq $ENV{WP_ONE_MAJOR} ? 1 : 0;
 }
 
 =item new_node($name, %options)
