@@ -746,8 +746,10 @@ sub answer
 	}
 	elsif ($q =~ /s\.origin IS NULL/)
 	{
-		# its sweeps: one without an id, and one whose document says another cluster ran it
-		result($c, '[{"id": "x"}, {"id": 5, "started_at": "2026-11-01T00:00:00+00:00", "label": "fleet run 1"}]', 1);
+		# its sweeps: one without an id, one whose document says another
+		# cluster ran it, and 100 more (ids 100 to 199) than a call tries
+		result($c, '[{"id": "x"}, {"id": 5, "started_at": "2026-11-01T00:00:00+00:00", "label": "fleet run 1"}, '
+			  . join(', ', map { qq({"id": $_, "started_at": "2026-11-01T00:00:00+00:00"}) } 100 .. 199) . ']', 1);
 	}
 	elsif ($q =~ /walpressure\.export\(5\)/)
 	{
@@ -941,6 +943,11 @@ my $sweeps = q0('SELECT count(*) FROM walpressure.sweeps');
 ($out, $err) = as_trojan_path(q{SELECT state || ' ' || collected::text || ': ' || detail FROM walpressure.fleet_collect(ARRAY['hostrun'])});
 like($out, qr/^collected 0: its list of sweeps holds one without an id; sweep 5: export\(5\) there returned another sweep than the one asked for/,
 	'a member\'s sweep that says another cluster ran it is refused, and its list\'s entry without an id noted');
+# a list longer than a call tries: 100 tried (5, then 100 to 198), each
+# failing: the first 5 said, the others counted; the one more said, not tried
+like($out, qr/; sweep 103: [^;]*; 95 more sweeps there could not be gathered \(the first 5 said\); 1 more sweep there not tried: at most 100 a call; call fleet_collect again for them$/,
+	'a member\'s list of more sweeps than a call tries: 100 tried, 5 failures said and 95 counted, the one more said');
+unlike($out, qr/sweep 104:/, 'the 6th failure is counted, not said');
 is(q0('SELECT count(*) FROM walpressure.sweeps') . ' ' . q0(q{SELECT count(*) FROM walpressure.fleet_sweeps WHERE server = 'hostrun'}),
 	"$sweeps 0", 'nothing of it is kept');
 

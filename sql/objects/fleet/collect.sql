@@ -6,7 +6,11 @@
 -- Gather, on conn, the sweeps of server's list (its answer to which
 -- sweeps ended there and are not imports) that are not here yet
 -- (_fleet_gather), each by its id there.  A sweep's failure is noted and the
--- next one tried; the server gone (08...) ends the list (gone).
+-- next one tried (the first 5 failures said, the others counted, so that
+-- the line stays short); the server gone (08...) ends the list (gone).  At
+-- most 100 are tried a call (in the list's order, by id): a member cannot
+-- make one call gather without end, and the rest wait for the next call,
+-- said in a note.
 CREATE OR REPLACE FUNCTION _fleet_gather_list(conn text, server text, list jsonb,
                                               OUT collected int, OUT sweep_ids bigint[], OUT notes text[],
                                               OUT gone bool)
@@ -19,6 +23,9 @@ DECLARE
     started timestamptz;
     prev timestamptz;
     e_state text; e_msg text; e_detail text; e_hint text;
+    tried int := 0;
+    untried int := 0;
+    failed int := 0;
 BEGIN
     collected := 0;
     sweep_ids := '{}';
@@ -43,6 +50,11 @@ BEGIN
             END IF;
             CONTINUE;
         END IF;
+        IF tried = 100 THEN
+            untried := untried + 1;
+            CONTINUE;
+        END IF;
+        tried := tried + 1;
         BEGIN
             sweep_ids := sweep_ids || walpressure._fleet_gather(
                 server, rid,
@@ -58,13 +70,23 @@ BEGIN
         EXCEPTION WHEN OTHERS THEN
             GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
                                     e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
-            notes := notes || format('sweep %s: %s', rid, walpressure._fleet_error(e_msg, e_detail, e_hint));
+            failed := failed + 1;
+            IF failed <= 5 OR e_state LIKE '08%' THEN
+                notes := notes || format('sweep %s: %s', rid, walpressure._fleet_error(e_msg, e_detail, e_hint));
+            END IF;
             IF e_state LIKE '08%' THEN
                 gone := true;       -- what came before stays
                 EXIT;
             END IF;
         END;
     END LOOP;
+    IF failed > 5 AND NOT gone THEN
+        notes := notes || format('%s more sweeps there could not be gathered (the first 5 said)', failed - 5);
+    END IF;
+    IF untried > 0 AND NOT gone THEN
+        notes := notes || format('%s more sweep%s there not tried: at most 100 a call; call fleet_collect again for them',
+                                 untried, CASE WHEN untried = 1 THEN '' ELSE 's' END);
+    END IF;
 END
 $$;
 
