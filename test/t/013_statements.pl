@@ -55,7 +55,7 @@ WHERE st.sweep_id = $id ORDER BY st.step});
 		# the window's own: the history's 50 ms calls are not in it (with
 		# them the stddev would be some 9 ms): measured where the machine is
 		# quiet; elsewhere, where a busy machine stretches a 5 ms sleep, the
-		# mean is at least the 5 ms and the stddev well below the history's
+		# mean is at least the 5 ms
 		if ($measuring)
 		{
 			ok(abs($calls - $txns) <= 0.05 * $txns + 3,
@@ -65,10 +65,10 @@ WHERE st.sweep_id = $id ORDER BY st.step});
 		}
 		else
 		{
-			ok($calls > 0 && $calls <= $txns + 0.05 * $txns + 3,
-				"step $step: its calls are no more than the window's ($calls calls, $txns transactions)");
+			# (the end's snapshot comes a little after the window's end)
+			ok($calls > 0 && $calls <= 1.2 * $txns + 3,
+				"step $step: its calls are about the window's ($calls calls, $txns transactions)");
 			ok($mean >= 5.0, "step $step: mean $mean ms of the window's 5 ms calls");
-			ok($sd < 5, "step $step: stddev $sd ms over the window's calls, not since the reset");
 		}
 	}
 

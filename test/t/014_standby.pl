@@ -90,7 +90,10 @@ FROM walpressure.steps st WHERE sweep_id = $id ORDER BY step}))
 my $ra = $s{remote_apply};
 my $local = $s{local};
 # the known delay: remote_apply waits it, the others do not
-cmp_ok($ra->{wait_ms}, '>=', 0.8 * $delay_ms, 'remote_apply: each commit waits about the apply delay (low)');
+# (the sampler times the wait in 1 ms ticks and drops gaps over 100 ms: a
+# starved sampler undercounts, so on a busy machine the low side is lower)
+my $low = $measuring ? 0.8 : 0.5;
+cmp_ok($ra->{wait_ms}, '>=', $low * $delay_ms, 'remote_apply: each commit waits about the apply delay (low)');
 cmp_ok($local->{wait_ms}, '<', 0.5, 'local: commits do not wait for the standby');
 cmp_ok($s{on}->{replay_lag}, '>=', 0.8 * $delay_ms, 'on: replay lag about the apply delay');
 if ($measuring)
@@ -157,8 +160,8 @@ is(q1("SELECT status FROM walpressure.sweeps WHERE sweep_id = $id"), 'done', 'na
 my @w = split /\n/, q1("SELECT syncrep_wait_ms FROM walpressure.steps WHERE sweep_id = $id ORDER BY step");
 note "sync-rep wait per commit: '' $w[0] ms, FIRST 1 (s1) $w[1] ms, ANY 1 (s1, s2) $w[2] ms";
 cmp_ok($w[0], '<', 0.5, "names '': commits wait for no standby");
-cmp_ok($w[1], '>=', 0.8 * $delay_ms, 'FIRST 1 (s1): they wait for s1');
-cmp_ok($w[2], '>=', 0.8 * $delay_ms, 'ANY 1 (s1, s2): they wait for s1');
+cmp_ok($w[1], '>=', $low * $delay_ms, 'FIRST 1 (s1): they wait for s1');
+cmp_ok($w[2], '>=', $low * $delay_ms, 'ANY 1 (s1, s2): they wait for s1');
 is(q1("SELECT string_agg(sync_state, ',' ORDER BY step) FROM walpressure.step_replication WHERE sweep_id = $id"),
 	'async,sync,quorum', 'the sync state each value gave s1');
 is(q1('SHOW synchronous_standby_names'), $ssn_before, 'synchronous_standby_names restored');

@@ -102,8 +102,8 @@ measuring()), holds the machine alone for the rest of the file when test/run
 runs majors side by side (WP_TEST_LOCK), and returns 1; on another major,
 returns 0 and keeps the shared hold every file has: the file runs what it
 checks of that major's code beside the other majors' files, and its
-measured assertions (under C<if (quiet_machine())>) are left to the major
-that measures.
+measured assertions (under C<if ($measuring)>, C<my $measuring =
+quiet_machine();> at its top) are left to the major that measures.
 
 =cut
 
@@ -134,6 +134,11 @@ sub measuring
 	{
 		my ($v) = run_command([ 'pg_config', '--version' ]);
 		($this_major) = $v =~ /^PostgreSQL (\d+)/ or die "pg_config --version: $v";
+		# test/run's major (PG_MAJOR) and the binaries' must agree: a
+		# pg_config of another major first on PATH would silently take the
+		# measured assertions away from the major that measures
+		die "pg_config on PATH is PostgreSQL $this_major's, and test/run runs $ENV{PG_MAJOR}"
+		  if defined $ENV{PG_MAJOR} && $ENV{PG_MAJOR} ne $this_major;
 	}
 	return $this_major eq $ENV{WP_ONE_MAJOR} ? 1 : 0;
 }
