@@ -15,6 +15,18 @@
  * itself, as statement_timeout does), and _fleet_connect, seeing that the
  * cancel was the deadline's, raises a connection failure instead.
  *
+ * A cancel is not always enough: once connected, dblink sets the
+ * connection's client_encoding with PQsetClientEncoding, a PQexec that
+ * waits for the answer with no deadline and retries its wait when a signal
+ * interrupts it (on every major).  A member that reports another
+ * client_encoding and never answers that SET would hold the backend past
+ * every cancel and pg_terminate_backend.  So when the deadline passes it
+ * also shuts down the sockets the connect opened: those of this process
+ * that were not open when it was armed (the client's own connection and
+ * any connection made before are left alone).  libpq's wait then ends, the
+ * connect returns, and the cancel is taken.  shutdown(2) and fstat(2) are
+ * async-signal-safe; the sockets open at arming are noted then.
+ *
  * _fleet_deadline(n > 0) arms it for n seconds; _fleet_deadline(0) disarms
  * it and says whether it had passed (then the cancel it sent is withdrawn,
  * if no CHECK_FOR_INTERRUPTS took it yet).
@@ -26,11 +38,15 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/memutils.h"
 #include "utils/timeout.h"
 
 PG_FUNCTION_INFO_V1(wp_fleet_deadline);
@@ -38,12 +54,61 @@ PG_FUNCTION_INFO_V1(wp_fleet_deadline);
 static TimeoutId wp_deadline_id = MAX_TIMEOUTS;
 static volatile sig_atomic_t wp_deadline_passed = false;
 
-/* The deadline passed: cancel this backend's statement, as statement_timeout does. */
+/*
+ * The file descriptors the handler looks at, 0 to wp_fd_span - 1 (those open
+ * at arming and 64 more: a new socket takes the lowest free number), and
+ * which of them were sockets at arming.
+ */
+#define WP_FD_MORE	64
+static int	wp_fd_span = 0;
+static bool *wp_socket_before = NULL;
+
+static bool
+wp_is_socket(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+/* Note the sockets open now, before the connect. */
+static void
+wp_note_sockets(void)
+{
+	int			highest = -1;
+	int			limit = (int) Min(sysconf(_SC_OPEN_MAX), 1 << 16);
+
+	for (int fd = 0; fd < limit; fd++)
+	{
+		if (fcntl(fd, F_GETFD) != -1)
+			highest = fd;
+	}
+	if (wp_socket_before != NULL)
+		pfree(wp_socket_before);
+	wp_fd_span = highest + 1 + WP_FD_MORE;
+	wp_socket_before = MemoryContextAllocZero(TopMemoryContext, wp_fd_span);
+	for (int fd = 0; fd <= highest; fd++)
+		wp_socket_before[fd] = wp_is_socket(fd);
+}
+
+/*
+ * The deadline passed: cancel this backend's statement, as
+ * statement_timeout does, and shut down the sockets opened since it was
+ * armed, so that a wait libpq retries after the signal ends too.
+ */
 static void
 wp_deadline_handler(void)
 {
+	int			save_errno = errno;
+
 	wp_deadline_passed = true;
+	for (int fd = 0; fd < wp_fd_span && wp_socket_before != NULL; fd++)
+	{
+		if (!wp_socket_before[fd] && wp_is_socket(fd))
+			(void) shutdown(fd, SHUT_RDWR);
+	}
 	kill(MyProcPid, SIGINT);
+	errno = save_errno;
 }
 
 Datum
@@ -57,6 +122,7 @@ wp_fleet_deadline(PG_FUNCTION_ARGS)
 	if (seconds > 0)
 	{
 		wp_deadline_passed = false;
+		wp_note_sockets();
 		enable_timeout_after(wp_deadline_id, Min(seconds, 3600) * 1000);
 		PG_RETURN_BOOL(false);
 	}

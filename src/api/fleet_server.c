@@ -50,6 +50,7 @@ typedef struct WpFleetConnOpts
 	const char *hostaddr;
 	const char *sslmode;
 	const char *channel_binding;
+	const char *service;
 } WpFleetConnOpts;
 
 static void
@@ -72,7 +73,22 @@ wp_fleet_read_opts(List *options, WpFleetConnOpts *o)
 			o->sslmode = v;
 		else if (strcmp(def->defname, "channel_binding") == 0)
 			o->channel_binding = v;
+		else if (strcmp(def->defname, "service") == 0)
+			o->service = v;
 	}
+}
+
+/* How many entries a comma-separated host or hostaddr list has (0 for none). */
+static int
+wp_fleet_list_len(const char *v)
+{
+	int			n = 1;
+
+	if (v == NULL || v[0] == '\0')
+		return 0;
+	for (; *v != '\0'; v++)
+		n += (*v == ',');
+	return n;
 }
 
 /* Does a list of options (a mapping's, a wrapper's) name connect_timeout? */
@@ -143,9 +159,11 @@ wp_fleet_over_tcp(const WpFleetConnOpts *o)
 }
 
 /*
- * What the fleet asks of the server's connection (connect_timeout, which it
- * returns in seconds), and at registration what it advises (sslmode,
- * channel_binding).
+ * What the fleet asks of the server's connection (no service, whose file
+ * would name hosts the fleet does not see; a connect_timeout), and at
+ * registration what it advises (sslmode, channel_binding).  Returns the
+ * longest the connection may take: libpq keeps connect_timeout for each
+ * host it tries, so it times the hosts the server names.
  */
 static int
 wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
@@ -159,6 +177,12 @@ wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 
 	wp_fleet_read_opts(srv->options, &o);
 
+	if (o.service != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("foreign server \"%s\" names a service, which the fleet cannot use", name),
+				 errdetail("The hosts a service names are in a file of the server's machine that the fleet does not read: it could not say whether the connection is over TCP, nor how many hosts it may wait for."),
+				 errhint("ALTER SERVER %s OPTIONS (DROP service, ADD host '...', ADD port '...', ADD dbname '...');", qname)));
 	if (o.connect_timeout == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -174,8 +198,8 @@ wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 				 errmsg("foreign server \"%s\" has a connect_timeout the fleet cannot use", name),
 				 errdetail("It is \"%s\"; the fleet needs a whole number of seconds from 1 to %d: on PostgreSQL 15 a cancel waits that long while connecting, for each host the server names.",
 						   o.connect_timeout, WP_FLEET_MAX_CONNECT_TIMEOUT),
-				 errhint("ALTER SERVER %s OPTIONS (%s connect_timeout '10');", qname,
-						 o.connect_timeout != NULL ? "SET" : "ADD")));
+				 errhint("ALTER SERVER %s OPTIONS (SET connect_timeout '10');", qname)));
+	seconds *= Max(1, Max(wp_fleet_list_len(o.host), wp_fleet_list_len(o.hostaddr)));
 
 	if (!registering || !wp_fleet_over_tcp(&o))
 		return seconds;
@@ -272,9 +296,10 @@ wp_fleet_server(const char *name, bool registering)
 }
 
 /*
- * _fleet_connect_timeout(server): the connect_timeout, in seconds, of the
- * connection dblink makes for the caller to server, read as dblink reads it
- * (from the server's options), the server checked as the fleet checks it.  _fleet_connect sets its
+ * _fleet_connect_timeout(server): the longest, in seconds, the connection
+ * dblink makes for the caller to server may take to be made: its
+ * connect_timeout, read as dblink reads it (from the server's options), for
+ * each host it names; the server checked as the fleet checks it.  _fleet_connect sets its
  * own deadline from it, so that the deadline and the check read one value.
  */
 PG_FUNCTION_INFO_V1(wp_fleet_connect_timeout);

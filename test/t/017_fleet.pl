@@ -573,7 +573,14 @@ q0(q{ALTER SERVER notimeout OPTIONS (ADD connect_timeout '300')});
 $central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
 like($err, qr/ERROR:  foreign server "notimeout" has a connect_timeout the fleet cannot use\nDETAIL:  It is "300"; the fleet needs a whole number of seconds from 1 to 30/,
 	'and one whose connect_timeout is longer than 30 s');
-is(q0(q{SELECT count(*) FROM walpressure.fleet_servers WHERE server = 'notimeout'}), '0', 'neither is registered');
+# a service: the hosts it names are in a file the fleet does not read
+q0(q{ALTER SERVER notimeout OPTIONS (SET connect_timeout '5', ADD service 'elsewhere')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
+like($err, qr/ERROR:  foreign server "notimeout" names a service, which the fleet cannot use\n.*\nHINT:  ALTER SERVER notimeout OPTIONS \(DROP service, /s,
+	'and one that names a service, with the line that drops it');
+q0(q{ALTER SERVER notimeout OPTIONS (DROP service)});
+is(q0(q{SELECT count(*) FROM walpressure.fleet_servers WHERE server = 'notimeout'}), '0', 'none is registered');
 # a registered server whose connect_timeout was taken away: refused by name before anything starts
 q0(q{ALTER SERVER dead OPTIONS (DROP connect_timeout)});
 for my $call ("CALL walpressure.fleet_run('$short', ARRAY['a', 'dead'])", q{SELECT * FROM walpressure.fleet_collect(ARRAY['a', 'dead'])})
@@ -614,6 +621,10 @@ write_file($member, <<'MEMBER');
 #   hostile  answers as a server would, with controls in every text: who it
 #            is (no walpressure there, its database named with ESC, BEL and
 #            U+202E)
+#   encoding speaks the protocol up to ReadyForQuery, reporting another
+#            client_encoding than ENCODING, then answers no query (dblink's
+#            connect sets the client_encoding with a query it waits for
+#            with no deadline)
 #   hostrun  who it is with walpressure 0.7.0; the watch says where its
 #            sweep is with controls in its value and phase; run_sweep fails
 #            after 6 s with controls in its error, and SQLSTATE 57014; its
@@ -701,7 +712,8 @@ sub serve
 		return;
 	}
 	msg($c, 'R', pack('N', 0));
-	for my $p ([ 'server_version', '15.99' ], [ 'server_encoding', $enc ], [ 'client_encoding', $enc ],
+	my $client_enc = $mode eq 'encoding' ? ($enc eq 'LATIN1' ? 'UTF8' : 'LATIN1') : $enc;
+	for my $p ([ 'server_version', '15.99' ], [ 'server_encoding', $enc ], [ 'client_encoding', $client_enc ],
 		[ 'DateStyle', 'ISO, MDY' ], [ 'integer_datetimes', 'on' ], [ 'standard_conforming_strings', 'on' ],
 		[ 'TimeZone', 'UTC' ])
 	{
@@ -709,6 +721,11 @@ sub serve
 	}
 	msg($c, 'K', pack('NN', $$, 4242));
 	msg($c, 'Z', 'I');
+	if ($mode eq 'encoding')
+	{
+		1 while sysread($c, my $buf, 4096);
+		return;
+	}
 	while (1)
 	{
 		my $type = readn($c, 1) // return;
@@ -747,9 +764,12 @@ sub answer
 	elsif ($q =~ /s\.origin IS NULL/)
 	{
 		# its sweeps: one without an id, one whose document says another
-		# cluster ran it, and 100 more (ids 100 to 199) than a call tries
+		# cluster ran it, 100 more (ids 100 to 199) than a call tries, each
+		# named twice, and 9950 more entries without an id (10052 in all:
+		# more than a call reads)
 		result($c, '[{"id": "x"}, {"id": 5, "started_at": "2026-11-01T00:00:00+00:00", "label": "fleet run 1"}, '
-			  . join(', ', map { qq({"id": $_, "started_at": "2026-11-01T00:00:00+00:00"}) } 100 .. 199) . ']', 1);
+			  . join(', ', map { qq({"id": $_, "started_at": "2026-11-01T00:00:00+00:00"}) } (100 .. 199, 100 .. 199))
+			  . ', ' . join(', ', map { '{"id": null}' } 1 .. 9950) . ']', 1);
 	}
 	elsif ($q =~ /walpressure\.export\(5\)/)
 	{
@@ -769,7 +789,7 @@ sub answer
 MEMBER
 my $enc = q0('SHOW server_encoding');
 my %fake;
-for my $m ([ 'silent', 0 ], [ 'norfq', 0 ], [ 'hostile', 7000000000000000001 ], [ 'hostrun', 7000000000000000002 ])
+for my $m ([ 'silent', 0 ], [ 'encoding', 0 ], [ 'norfq', 0 ], [ 'hostile', 7000000000000000001 ], [ 'hostrun', 7000000000000000002 ])
 {
 	my $port = PostgreSQL::Test::Cluster::get_free_port();
 	system("perl '$member' $port $m->[0] $enc $m->[1] >'$tmp/member-$m->[0].log' 2>&1 & echo \$! >'$tmp/member-$m->[0].pid'");
@@ -871,6 +891,18 @@ like($err, qr/ERROR:  canceling statement due to user request\nDETAIL:  Fleet ru
 cmp_ok($took, '<', 6, sprintf('within the connect_timeout of 2 s (%.1f s)', $took));
 is(q0(qq{SELECT state FROM walpressure.fleet_progress WHERE run_id = $silent_run}), 'cancelled', 'its member is marked so');
 
+# a member that reports another client_encoding and never answers the SET
+# dblink's connect sends for it (PQsetClientEncoding: a wait with no
+# deadline, which a cancel does not end): registering ends at the deadline,
+# a second past connect_timeout (2 s), its socket shut down (it held the
+# backend past every cancel and termination)
+($out, $err, $took) = as_trojan_path(q{SELECT walpressure.fleet_register('encoding')}, timeout => 30);
+like($err, qr/ERROR:  could not establish connection to server "encoding": no answer within its connect_timeout \(2 s\)/,
+	'a member that never answers the client_encoding dblink sets: registering fails at the deadline');
+cmp_ok($took, '<', 8, sprintf('within its connect_timeout of 2 s, and a second (%.1f s)', $took));
+is(q0(q{SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%fleet_register(''encoding'')%' AND pid <> pg_backend_pid()}),
+	'0', 'and its backend is not left waiting');
+
 # a member that sends a result and never ReadyForQuery: registering ends
 # at its deadline (10 s), collecting too
 ($out, $err, $took) = as_trojan_path(q{SELECT walpressure.fleet_register('norfq')});
@@ -941,12 +973,14 @@ unlike(q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase, system_ident
 # cluster ran it is refused, and nothing of it is kept
 my $sweeps = q0('SELECT count(*) FROM walpressure.sweeps');
 ($out, $err) = as_trojan_path(q{SELECT state || ' ' || collected::text || ': ' || detail FROM walpressure.fleet_collect(ARRAY['hostrun'])});
-like($out, qr/^collected 0: its list of sweeps holds one without an id; sweep 5: export\(5\) there returned another sweep than the one asked for/,
+like($out, qr/^collected 0: [^;]*; its list of sweeps holds one without an id; sweep 5: export\(5\) there returned another sweep than the one asked for/,
 	'a member\'s sweep that says another cluster ran it is refused, and its list\'s entry without an id noted');
 # a list longer than a call tries: 100 tried (5, then 100 to 198), each
 # failing: the first 5 said, the others counted; the one more said, not tried
-like($out, qr/; sweep 103: [^;]*; 95 more sweeps there could not be gathered \(the first 5 said\); 1 more sweep there not tried: at most 100 a call; call fleet_collect again for them$/,
-	'a member\'s list of more sweeps than a call tries: 100 tried, 5 failures said and 95 counted, the one more said');
+like($out, qr/^collected 0: its list holds 10152 sweeps: the first 10000 were read; /,
+	'a list longer than a call reads: the first 10000 entries read, said');
+like($out, qr/; sweep 103: [^;]*; 9798 more without an id; it named 100 sweeps twice \(each tried once\); 95 more sweeps there could not be gathered \(the first 5 said\); 1 more sweep there not tried: at most 100 a call, for at most 5 minutes; call fleet_collect again for them$/,
+	'a member\'s list of more sweeps than a call tries: 100 tried, an id named twice tried once, 5 failures said and 95 counted, the entries without an id counted, the one more said');
 unlike($out, qr/sweep 104:/, 'the 6th failure is counted, not said');
 is(q0('SELECT count(*) FROM walpressure.sweeps') . ' ' . q0(q{SELECT count(*) FROM walpressure.fleet_sweeps WHERE server = 'hostrun'}),
 	"$sweeps 0", 'nothing of it is kept');

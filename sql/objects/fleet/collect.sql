@@ -3,14 +3,25 @@
 -- yet.
 --
 
--- Gather, on conn, the sweeps of server's list (its answer to which
--- sweeps ended there and are not imports) that are not here yet
--- (_fleet_gather), each by its id there.  A sweep's failure is noted and the
--- next one tried (the first 5 failures said, the others counted, so that
--- the line stays short); the server gone (08...) ends the list (gone).  At
--- most 100 are tried a call (in the list's order, by id): a member cannot
--- make one call gather without end, and the rest wait for the next call,
--- said in a note.
+-- What _fleet_gather_list counted beyond the notes it said.
+CREATE OR REPLACE FUNCTION _fleet_list_counts(noid int, twice int, renumbered int, failed int, untried int)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN array_remove(ARRAY[
+    CASE WHEN noid > 1 THEN format('%s more without an id', noid - 1) END,
+    CASE WHEN twice > 0 THEN format('it named %s sweep%s twice (each tried once)', twice, CASE WHEN twice > 1 THEN 's' END) END,
+    CASE WHEN renumbered > 5 THEN format('%s more sweeps there started at another time than the ones gathered before under their ids (the first 5 said)', renumbered - 5) END,
+    CASE WHEN failed > 5 THEN format('%s more sweeps there could not be gathered (the first 5 said)', failed - 5) END,
+    CASE WHEN untried > 0 THEN format('%s more sweep%s there not tried: at most 100 a call, for at most 5 minutes; call fleet_collect again for them',
+                                      untried, CASE WHEN untried > 1 THEN 's' END) END], NULL);
+
+-- Gather, on conn, the sweeps of server's list (its answer to which sweeps
+-- ended there and are not imports) not here yet (_fleet_gather), by their
+-- ids there; a failure is noted and the next one tried, the server gone
+-- (08...) ends the list.  A list cannot make a call or its line endless: its
+-- first 10000 entries read, an id named twice tried once, at most 100 sweeps
+-- tried for at most 5 minutes (the rest next call), each note kind counted.
 CREATE OR REPLACE FUNCTION _fleet_gather_list(conn text, server text, list jsonb,
                                               OUT collected int, OUT sweep_ids bigint[], OUT notes text[],
                                               OUT gone bool)
@@ -18,14 +29,11 @@ LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    e jsonb;
-    rid bigint;
-    started timestamptz;
-    prev timestamptz;
+    e jsonb; rid bigint; started timestamptz; prev timestamptz;
     e_state text; e_msg text; e_detail text; e_hint text;
-    tried int := 0;
-    untried int := 0;
-    failed int := 0;
+    seen bigint[] := '{}';
+    t0 timestamptz := clock_timestamp();
+    tried int := 0; untried int := 0; failed int := 0; noid int := 0; renumbered int := 0; twice int := 0;
 BEGIN
     collected := 0;
     sweep_ids := '{}';
@@ -34,23 +42,37 @@ BEGIN
     IF jsonb_typeof(list) IS DISTINCT FROM 'array' THEN
         RAISE EXCEPTION 'its list of sweeps is not an array';
     END IF;
-    FOR e IN SELECT x FROM jsonb_array_elements(list) AS x LOOP
+    IF jsonb_array_length(list) > 10000 THEN
+        notes := notes || format('its list holds %s sweeps: the first 10000 were read', jsonb_array_length(list));
+    END IF;
+    FOR e IN SELECT t.x FROM jsonb_array_elements(list) WITH ORDINALITY AS t(x, o) WHERE t.o <= 10000 ORDER BY t.o LOOP
         rid := walpressure._fleet_int(e->'id', 18);
-        started := walpressure._fleet_time(e->'started_at');
         IF rid IS NULL THEN
-            notes := notes || 'its list of sweeps holds one without an id'::text;
+            noid := noid + 1;
+            IF noid = 1 THEN
+                notes := notes || 'its list of sweeps holds one without an id'::text;
+            END IF;
             CONTINUE;
         END IF;
+        IF rid = ANY (seen) THEN
+            twice := twice + 1;
+            CONTINUE;
+        END IF;
+        seen := seen || rid;
+        started := walpressure._fleet_time(e->'started_at');
         SELECT f.remote_started_at INTO prev FROM walpressure.fleet_sweeps f
         WHERE f.server = _fleet_gather_list.server AND f.remote_sweep_id = rid;
         IF FOUND THEN
             IF prev IS DISTINCT FROM started THEN
-                notes := notes || format('sweep %s there started at %s, not at %s as the one gathered before under that id (its sweeps were numbered anew?): delete that row of walpressure.fleet_sweeps to gather it',
-                                         rid, coalesce(started::text, 'an unknown time'), prev);
+                renumbered := renumbered + 1;
+                IF renumbered <= 5 THEN
+                    notes := notes || format('sweep %s there started at %s, not at %s as the one gathered before under that id (its sweeps were numbered anew?): delete that row of walpressure.fleet_sweeps to gather it',
+                                             rid, coalesce(started::text, 'an unknown time'), prev);
+                END IF;
             END IF;
             CONTINUE;
         END IF;
-        IF tried = 100 THEN
+        IF tried = 100 OR clock_timestamp() - t0 > interval '5 minutes' THEN
             untried := untried + 1;
             CONTINUE;
         END IF;
@@ -80,13 +102,8 @@ BEGIN
             END IF;
         END;
     END LOOP;
-    IF failed > 5 AND NOT gone THEN
-        notes := notes || format('%s more sweeps there could not be gathered (the first 5 said)', failed - 5);
-    END IF;
-    IF untried > 0 AND NOT gone THEN
-        notes := notes || format('%s more sweep%s there not tried: at most 100 a call; call fleet_collect again for them',
-                                 untried, CASE WHEN untried = 1 THEN '' ELSE 's' END);
-    END IF;
+    notes := notes || walpressure._fleet_list_counts(noid, twice, renumbered, CASE WHEN gone THEN 0 ELSE failed END,
+                                                     CASE WHEN gone THEN 0 ELSE untried END);
 END
 $$;
 

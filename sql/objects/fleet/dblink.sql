@@ -42,6 +42,20 @@ BEGIN
 END
 $$;
 
+-- Close conn if open, from an error's handler: its own error (a second
+-- cancel) does not replace the one handled (_fleet_disconnect_all then).
+CREATE OR REPLACE FUNCTION _fleet_disconnect_quietly(conn text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM walpressure._fleet_disconnect(conn);
+EXCEPTION WHEN OTHERS OR query_canceled THEN
+    NULL;
+END
+$$;
+
 -- Close every connection of the fleet's this session still has: those of
 -- a fleet run or a collection that ended on an error nothing caught (a
 -- session runs one at a time, so none of them is in use).
@@ -70,18 +84,20 @@ RETURNS bool
 AS 'MODULE_PATHNAME', 'wp_fleet_deadline'
 LANGUAGE C VOLATILE STRICT;
 
--- The connect_timeout of the caller's connection to server, in seconds, as
--- dblink reads it (the wrapper's, the server's, the caller's mapping's
--- options), the server checked as the fleet checks it (fleet_server.c).
+-- The longest the caller's connection to server may take to be made, in
+-- seconds: its connect_timeout (from the server's options, where dblink
+-- reads it) for each host the server names; the server checked as the fleet
+-- checks it (fleet_server.c).
 CREATE OR REPLACE FUNCTION _fleet_connect_timeout(server text)
 RETURNS int
 AS 'MODULE_PATHNAME', 'wp_fleet_connect_timeout'
 LANGUAGE C VOLATILE STRICT;
 
 -- Open connection conn to the foreign server, with the caller's user
--- mapping (dblink reads the server's options and the mapping's), within
--- the connection's connect_timeout (kept by a deadline of our own: from 16
--- on dblink's connect does not keep it).  A connection that fails is said
+-- mapping (dblink takes the user and the secrets from it, every other
+-- option from the server's), within connect_timeout for each host the
+-- server names (kept by a deadline of our own: from 16 on dblink's connect
+-- does not keep it).  A connection that fails is said
 -- in one line, cleaned: libpq's message may hold what the server sent.  A
 -- connect that ends in an error (a cancel that came just after dblink
 -- opened it too) leaves no connection named conn.
@@ -108,16 +124,16 @@ BEGIN
         -- the deadline's own cancel is a connection that could not be made;
         -- any other is the caller's, and goes on as it came
         IF walpressure._fleet_deadline(0) THEN
-            PERFORM walpressure._fleet_disconnect(conn);
+            PERFORM walpressure._fleet_disconnect_quietly(conn);
             RAISE EXCEPTION 'could not establish connection to server "%": no answer within its connect_timeout (% s)',
                             walpressure._fleet_line(_fleet_connect.server), limit_s
                 USING ERRCODE = 'sqlclient_unable_to_establish_sqlconnection';
         END IF;
-        PERFORM walpressure._fleet_disconnect(conn);
+        PERFORM walpressure._fleet_disconnect_quietly(conn);
         RAISE;
     WHEN OTHERS THEN
         PERFORM walpressure._fleet_deadline(0);
-        PERFORM walpressure._fleet_disconnect(conn);
+        PERFORM walpressure._fleet_disconnect_quietly(conn);
         GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT,
                                 e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
         RAISE EXCEPTION USING ERRCODE = walpressure._fleet_sqlstate(e_state),
