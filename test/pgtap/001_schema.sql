@@ -46,7 +46,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     '_flush_floor', '_in_effect',
     'fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
     'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
-    '_fleet_disconnect_all', '_fleet_connect', '_fleet_send', '_fleet_busy', '_fleet_poll', '_fleet_ask',
+    '_fleet_disconnect_all', '_fleet_connect', '_fleet_connect_timeout', '_fleet_disconnect_quietly', '_fleet_list_counts', '_fleet_send', '_fleet_busy', '_fleet_poll', '_fleet_ask',
     '_fleet_quick', '_fleet_identity_sql', '_fleet_session_sql', '_fleet_watch_sql', '_fleet_min_version',
     '_fleet_version', '_fleet_refusal', '_fleet_deadline', '_clean_line', '_fleet_line', '_fleet_error', '_fleet_sqlstate',
     '_fleet_who', '_fleet_int', '_fleet_time', '_fleet_watched', '_fleet_ask_who',
