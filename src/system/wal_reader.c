@@ -30,16 +30,21 @@
 
 /*
  * Full-page image bytes of the records that start in [start, end); -1 when
- * the WAL there cannot be read (removed, or an error reading it).
+ * the WAL there cannot be read (removed, or an error reading it).  Also the
+ * records there, and the full-page images, in *records and *fpis (when the
+ * bytes are not -1).
  */
 int64
-wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void))
+wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
+				 int64 *records, int64 *fpis)
 {
 	XLogReaderState *volatile reader = NULL;
 	ReadLocalXLogPageNoWaitPrivate *priv;
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
 	volatile int64 bytes = 0;
+	volatile int64 nrec = 0;
+	volatile int64 nfpi = 0;
 	XLogSegNo seg;
 
 	if (XLogRecPtrIsInvalid(start) || end <= start || RecoveryInProgress())
@@ -85,9 +90,13 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void))
 				}
 				if (XLogReadRecord(reader, &errormsg) == NULL || reader->ReadRecPtr >= end)
 					break;
+				nrec++;
 				for (int b = 0; b <= XLogRecMaxBlockId(reader); b++)
 					if (XLogRecHasBlockImage(reader, b))
+					{
 						bytes += XLogRecGetBlock(reader, b)->bimg_len;
+						nfpi++;
+					}
 				CHECK_FOR_INTERRUPTS();
 			}
 		if (reader != NULL)
@@ -124,5 +133,7 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void))
 	CommitTransactionCommand();
 	MemoryContextSwitchTo(cxt);
 	CurrentResourceOwner = owner;
+	*records = nrec;
+	*fpis = nfpi;
 	return bytes;
 }

@@ -13,6 +13,7 @@
 
 #include "access/xlogdefs.h"
 
-extern int64 wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void));
+extern int64 wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
+							   int64 *records, int64 *fpis);
 
 #endif							/* WALPRESSURE_WALREAD_H */
