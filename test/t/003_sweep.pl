@@ -51,14 +51,19 @@ is(sweep_field($node, $id, q{status || ' ' || steps_done || '/' || steps_total})
 is($node->safe_psql('postgres', qq{
 SELECT string_agg(value || '#' || repeat, ' ' ORDER BY step) FROM walpressure.steps WHERE sweep_id = $id}),
 	'0#1 1000#1 0#2 1000#2', 'repeats interleaved');
+# A client counts its transaction after its commit: one whose commit the
+# probe counted just before the window opened can be counted in it by the
+# client, so commits may fall short of transactions by one a client.  The
+# steps that break a rule are named, as step:commits/transactions.
 is($node->safe_psql('postgres', qq{
-SELECT bool_and(tps > 0 AND transactions > 0 AND seconds BETWEEN 2.9 AND 3.5
-                AND commits >= transactions AND wal_fsyncs > 0 AND commits_per_fsync >= 1
-                AND latency_p50_ms <= latency_p95_ms AND latency_p95_ms <= latency_p99_ms
-                AND latency_avg_ms > 0 AND latency_stddev_ms >= 0 AND wal_bytes > 0
-                AND fsync_avg_ms > 0 AND retries = 0)
-FROM walpressure.steps WHERE sweep_id = $id}),
-	't', 'every step has consistent figures');
+SELECT coalesce(string_agg(step || ':' || commits || '/' || transactions, ' '), '')
+FROM walpressure.steps WHERE sweep_id = $id
+ AND (tps > 0 AND transactions > 0 AND seconds BETWEEN 2.9 AND 3.5
+      AND commits >= transactions - clients AND wal_fsyncs > 0 AND commits_per_fsync >= 1
+      AND latency_p50_ms <= latency_p95_ms AND latency_p95_ms <= latency_p99_ms
+      AND latency_avg_ms > 0 AND latency_stddev_ms >= 0 AND wal_bytes > 0
+      AND fsync_avg_ms > 0 AND retries = 0) IS NOT TRUE}),
+	'', 'every step has consistent figures');
 # each step's WAL window, as pg_waldump reads it, is the WAL the step counted
 is($node->safe_psql('postgres', qq{
 SELECT bool_and(wal_lsn_start IS NOT NULL AND wal_lsn_end > wal_lsn_start

@@ -137,7 +137,7 @@ sub measuring
 		# test/run's major (PG_MAJOR) and the binaries' must agree: a
 		# pg_config of another major first on PATH would silently take the
 		# measured assertions away from the major that measures
-		die "pg_config on PATH is PostgreSQL $this_major's, and test/run runs $ENV{PG_MAJOR}"
+		die "pg_config on PATH is PostgreSQL ${this_major}'s, and test/run runs $ENV{PG_MAJOR}"
 		  if defined $ENV{PG_MAJOR} && $ENV{PG_MAJOR} ne $this_major;
 	}
 	return $this_major eq $ENV{WP_ONE_MAJOR} ? 1 : 0;
