@@ -156,7 +156,8 @@ DO $$
 DECLARE
     t0 timestamptz := clock_timestamp();
 BEGIN
-    PERFORM walpressure._mva_predict(100000, 1000, 0.004, 0.0001, 2, 1, 100000, 0, 0);
+    PERFORM walpressure._commit_model(100000, 1000, 0.004, 0.0001, 2, 0, 0.002, 100000, 0.001)
+    FROM generate_series(1, 1000);
     RAISE NOTICE 'not cancelled';
 EXCEPTION WHEN query_canceled THEN
     RAISE NOTICE 'cancelled within 2 s: %', clock_timestamp() - t0 < '2 s';

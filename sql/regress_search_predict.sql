@@ -164,9 +164,9 @@ FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 1000), (2, '500', 2, 1, 1600, 500, 4
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, commits, leaders,
                                wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
-                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s)
-VALUES (3004, 1, 'on', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
-       (3004, 2, 'off', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 0, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4);
+                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s, fsync_avg_ms)
+VALUES (3004, 1, 'on', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1, 1.9),
+       (3004, 2, 'off', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 0, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4, 1.9);
 
 -- sweep 3006: 3004 as a sweep of configurations, the WAL fsyncs of its
 -- 'off' leaders' own (so that only the setting in effect, read from the
@@ -180,9 +180,9 @@ VALUES (3006, 'settings', ARRAY['{"synchronous_commit": "on"}', '{"synchronous_c
 INSERT INTO walpressure.steps (sweep_id, step, value, value_pos, repeat, clients, round_trip_us,
                                started_at, seconds, transactions, retries, tps, commits, leaders,
                                wal_fsyncs, commits_per_fsync, wal_fsyncs_per_s, server_seconds,
-                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s)
-VALUES (3006, 1, '{"synchronous_commit": "on"}', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1),
-       (3006, 2, '{"synchronous_commit": "off"}', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 2000, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4);
+                               iops_cap, write_iops, commit_avg_ms, server_cpu_s, client_cpu_s, fsync_avg_ms)
+VALUES (3006, 1, '{"synchronous_commit": "on"}', 1, 1, 10, 0, '2026-11-21', 10, 10000, 0, 1000, 10000, 5000, 5000, 2, 500, 10, 1000, 1000, 4.0, 4, 1, 1.9),
+       (3006, 2, '{"synchronous_commit": "off"}', 2, 1, 10, 0, '2026-11-21', 10, 40000, 0, 4000, 40000, 2000, 2000, 20, 200, 10, 1000, 600, 0.05, 16, 4, 1.9);
 
 -- sweep 3007: on the paced disk at 1000 write IOPS.  Values 0 and 500: a
 -- WAL flush in progress 95% of the time (500 a second of 1.9 ms), the
@@ -206,21 +206,21 @@ FROM (VALUES (1, '0', 1, 1, 1000, 500, 4.0, 800, 1.9), (2, '500', 2, 1, 1600, 50
              (4, '0', 1, 2, 990, 495, 4.1, 792, 1.9), (5, '500', 2, 2, 1620, 505, 4.4, 808, 1.9),
              (6, '3000', 3, 2, 1190, 198, 6.1, 396, 2.0)) AS v(step, value, pos, rep, tps, fsyncs, wait, iops, fsync);
 
--- at half the cap a flush takes twice as long, and so, with the queue at
--- it, does more than twice a commit
+-- at half the cap a flush costs twice as much: fewer tps, each flush
+-- carrying more commits (more of the clients arrive while one runs)
 SELECT value, measured_tps, rounds, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms,
        latency_ms, write_iops, cpu_share, bound, basis
 FROM walpressure.predict(3001, iops_cap => 500);
--- at twice the cap: for 500 and 1500 the period would fall toward the
--- delay and the disk's own flush time, which no step of 3001 shows (every
--- flush waited for the cap); for 0 the rest of the loop would not keep the
--- disk busy, and the disk's own flush time decides there too
+-- at twice the cap a flush's cost would fall toward the disk's own flush
+-- time, which no step of 3001 shows (its disk bound, every flush waited for
+-- the cap): not predicted
 SELECT value, tps, tps_ci_low, tps_ci_high, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3001, iops_cap => 2000);
--- sweep 3005's value 3000 shows it (0.3 ms): 500 gains to the cap's period
--- (1 ms, above 0.5 + 0.3 ms), its flush never idle, twice its tps; 0 gains
--- until the rest of the loop, not the disk, binds it; 3000 was paced by its
--- delay and stays
+-- sweep 3005's value 3000 shows it (0.3 ms): at twice the cap a flush
+-- costs 0.3 ms and half the rest; 0 and 500 gain, fewer commits a flush;
+-- 3000's flush cost the disk's own time already and stays; at half the cap
+-- its 2 write IOs a flush meet the cap (at most 250 flushes of a 4 ms
+-- cycle): it loses, its write IOPS at the cap
 SELECT round(walpressure._flush_floor(3005)::numeric * 1000, 3) AS own_flush_ms;
 SELECT value, measured_tps, tps, commits_per_fsync, commit_ms, write_iops, bound, basis
 FROM walpressure.predict(3005, iops_cap => 2000);
@@ -229,13 +229,10 @@ FROM walpressure.predict(3005, iops_cap => 500);
 -- four times the cap, and beyond
 SELECT value, tps, commits_per_fsync, bound, basis FROM walpressure.predict(3001, iops_cap => 4000);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 5000);
--- on the paced disk: 0 and 500 bound (their flush never idled, though
--- their write IOPS were 80% of the cap): at twice the cap they gain as the
--- disk allows (a paced flush's own time is its floor, none here: the
--- period scales with the cap until the loop no longer keeps the flush
--- busy), below it they stay bound; 3000 did not bind: its period loses the
--- flush's share at 1000 (2 ms) and gains it at the new cap (1 ms at 2000,
--- 4 ms at 500)
+-- on the paced disk (a flush's own time is its floor, none here): each
+-- flush's cost scales with the cap, 1 ms at 2000 and 4 ms at 500; the
+-- values gain above and lose below, the commits a flush carries falling
+-- and growing with the flush's cost
 SELECT value, measured_tps, tps, commits_per_fsync, write_iops, bound, basis
 FROM walpressure.predict(3007, iops_cap => 2000);
 SELECT value, measured_tps, tps, commits_per_fsync, write_iops, bound
@@ -246,12 +243,14 @@ SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001,
 -- more and fewer clients
 SELECT value, tps, commits_per_fsync, commit_ms, latency_ms, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 20);
 SELECT value, tps, basis FROM walpressure.predict(3001, iops_cap => 1000, clients => 4);
--- other clients where the disk did not bind (3005's 3000, at 600 write
--- IOPS of 1000): the commits a flush carries are held, and the basis says
--- its interval is not a 95% one there; the values the disk bound span
-SELECT value, basis LIKE '%where the disk did not bind: the model holds the commits a flush carries%not a 95% one there%' AS flagged,
-       basis LIKE '%bound the interval%' AS spans
+-- more clients than measured: the model grows the commits a flush carries,
+-- and the interval reaches down to the tps with them held as measured,
+-- which basis says; with fewer, the model's alone
+SELECT value, basis LIKE '%15 clients, more than measured: the model grows the commits a flush carries with them, and the interval reaches down to the tps with them held as measured%' AS spans,
+       tps_ci_low < tps / 1.2 AS reaches_down
 FROM walpressure.predict(3005, iops_cap => 1000, clients => 15);
+SELECT value, basis LIKE '%more than measured%' AS spans, tps_ci_low > tps / 1.2 AS within_the_error
+FROM walpressure.predict(3005, iops_cap => 1000, clients => 8);
 -- half and twice the clients are the last predicted
 SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 1000, clients => 5);
 SELECT value, tps IS NOT NULL AS predicted FROM walpressure.predict(3001, iops_cap => 1000, clients => 21);
@@ -283,30 +282,29 @@ UPDATE walpressure.sweeps SET cpus = 0 WHERE sweep_id = 3001;
 SELECT * FROM walpressure.predict(3001, iops_cap => 2000);
 
 -- the model's pieces: a step fitted and run again as it was gives it back;
--- its flush twice as slow; a commit longer than the cycle cannot be fitted;
--- the disk's own flush time, from flushes that did not wait for the cap (none in 3001)
+-- its flush twice as dear: fewer tps, a longer commit, more commits a
+-- flush; twice the clients: more of both; a commit longer than the cycle
+-- cannot be fitted; the disk's own flush time, from flushes that did not
+-- wait for the cap (none in 3001)
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
-       round(flush_util::numeric, 2) AS flush_util, fitted
-FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 0, 0);
+       round((tps / flushes_per_s)::numeric, 2) AS commits_per_flush, round(busy::numeric, 2) AS busy, fitted
+FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 2, 0, 0.002, 10, 0.002);
 SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
-       round(new_flush_util::numeric, 2) AS flush_util FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10, 0, 0);
-SELECT fitted FROM walpressure._mva_predict(10, 1000, 0.02, 0.0005, 2, 1, 10, 0, 0);
+       round((tps / flushes_per_s)::numeric, 2) AS commits_per_flush
+FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 2, 0, 0.002, 10, 0.004);
+SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms,
+       round((tps / flushes_per_s)::numeric, 2) AS commits_per_flush
+FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 2, 0, 0.002, 20, 0.002);
+SELECT fitted FROM walpressure._commit_model(10, 1000, 0.02, 0.0005, 2, 0, 0.002, 10, 0.002);
 -- its arguments are checked: clients within a sweep's, figures finite and
 -- not negative (it takes a step per client, with no wait for a cancel)
-SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 2000000000, 0, 0);
-SELECT * FROM walpressure._mva_predict(0, 1000, 0.004, 0.0005, 2, 1, 10, 0, 0);
-SELECT * FROM walpressure._mva_predict(10, 'NaN', 0.004, 0.0005, 2, 1, 10, 0, 0);
-SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 0, 1, 10, 0, 0);
-SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 'Infinity', 0);
-SELECT * FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 1, 10, 0, -1);
--- where the disk binds the flush sets the throughput: at half the cap, a
--- flush that never idles gives 500 tps; at twice, 2000 would need commits
--- faster than a flush's floor (0.5 ms a commit) lets the loop make, and
--- the loop at that floor is the answer
-SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms
-FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 2, 10, 500, 0.0005);
-SELECT round(tps::numeric, 1) AS tps, round((commit_s * 1000)::numeric, 3) AS commit_ms
-FROM walpressure._mva_predict(10, 1000, 0.004, 0.0005, 2, 0.5, 10, 2000, 0.0005);
+SELECT * FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 2, 0, 0.002, 2000000000, 0.002);
+SELECT * FROM walpressure._commit_model(0, 1000, 0.004, 0.0005, 2, 0, 0.002, 10, 0.002);
+SELECT * FROM walpressure._commit_model(10, 'NaN', 0.004, 0.0005, 2, 0, 0.002, 10, 0.002);
+SELECT * FROM walpressure._commit_model(10, 1000, 0, 0.0005, 2, 0, 0.002, 10, 0.002);
+SELECT * FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 0, 0, 0.002, 10, 0.002);
+SELECT * FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 2, 'Infinity', 0.002, 10, 0.002);
+SELECT * FROM walpressure._commit_model(10, 1000, 0.004, 0.0005, 2, 0, 0.002, 10, -1);
 SELECT walpressure._flush_floor(3001) AS own_flush_not_seen;
 
 DELETE FROM walpressure.sweeps WHERE sweep_id IN (2001, 3001, 3002, 3003, 3004, 3005)

@@ -12,8 +12,8 @@
  * cap (its flushes took the disk's own time, which the model cannot
  * scale), it was recorded before walpressure 0.7.0 (no commit time), or it
  * did not record the server's CPUs.  What the model cannot predict for one
- * value (too far from what was measured, a flush period set by
- * commit_delay, no commit that waited for a flush) is a row that says why.
+ * value (too far from what was measured, above a cap whose flushes all
+ * waited for it, no commit that waited for a flush) is a row that says why.
  *
  * IDENTIFICATION
  *	  src/api/predict.c
@@ -34,10 +34,10 @@
 
 #include "api/arguments.h"
 #include "common/safe_spi.h"
-#include "sweep/mva.h"
+#include "sweep/group_commit.h"
 
 PG_FUNCTION_INFO_V1(wp_predict);
-PG_FUNCTION_INFO_V1(wp_mva_predict);
+PG_FUNCTION_INFO_V1(wp_commit_model);
 
 /* The arguments: a sweep, a positive cap, positive clients when given. */
 static void
@@ -159,83 +159,73 @@ wp_predict(PG_FUNCTION_ARGS)
 }
 
 /*
- * _mva_predict's arguments: clients within what a sweep may run (the MVA
+ * _commit_model's arguments: clients within what a sweep may run (the MVA
  * takes a step per client, with no wait for a cancel between), and every
- * figure finite and not negative, the measured tps and the CPUs positive.
+ * figure finite and not negative, the measured tps, the commit's time and
+ * the CPUs positive.
  */
 static void
-wp_mva_predict_args(FunctionCallInfo fcinfo)
+wp_commit_model_args(FunctionCallInfo fcinfo)
 {
-	static const int ints[] = {0, 6};	/* clients, new_clients */
-	static const int figures[] = {1, 2, 3, 4, 5, 7, 8};
+	static const int ints[] = {0, 7};	/* clients, new_clients */
+	static const int figures[] = {1, 2, 3, 4, 5, 6, 8};
 
 	for (int i = 0; i < lengthof(ints); i++)
 		if (PG_GETARG_INT32(ints[i]) <= 0 || PG_GETARG_INT32(ints[i]) > WP_LOAD_MAX)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("_mva_predict: clients must be from 1 to %d, not %d",
+					 errmsg("_commit_model: clients must be from 1 to %d, not %d",
 							WP_LOAD_MAX, PG_GETARG_INT32(ints[i])),
 					 errhint("walpressure.predict() calls it with a step's figures; call predict().")));
 	for (int i = 0; i < lengthof(figures); i++)
 	{
 		int			a = figures[i];
 		double		x = PG_GETARG_FLOAT8(a);
-		bool		positive = a == 1 || a == 4;	/* tps, cpus */
+		bool		positive = a == 1 || a == 2 || a == 4;	/* tps, commit_s, cpus */
 
 		if (!isfinite(x) || x < 0 || (positive && x == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("_mva_predict: argument %d must be a finite figure %s, not %g",
+					 errmsg("_commit_model: argument %d must be a finite figure %s, not %g",
 							a + 1, positive ? "above 0" : "of 0 or more", x),
 					 errhint("walpressure.predict() calls it with a step's figures; call predict().")));
 	}
 }
 
 /*
- * _mva_predict(clients, tps, commit_s, cpu_demand, cpus, flush_scale,
- * new_clients, flush_tps, flush_floor): the network fitted to one step
- * (its tps and a commit's time, with its CPU demand on its CPUs: mva.c),
- * then run with new_clients and either its flush demand scaled (flush_tps
- * 0) or, where the disk binds, at flush_tps: the throughput of a flush
- * that never idles (its commits per period), unless the network with the
- * flush at flush_floor (a commit's share of a flush without the cap) gives
- * less; with no floor known (0), the scaled demand then.  Returns tps, a commit's time, the flush's utilization at the step
- * and predicted, and whether the fit held.
+ * _commit_model(clients, tps, commit_s, cpu_demand, cpus, delay_s, flush_s,
+ * new_clients, new_flush_s): the loop of group_commit.c fitted to one step
+ * (its clients, tps and a commit's time, its CPU demand on its CPUs,
+ * commit_delay in effect and a flush's cost), run with new_clients and a
+ * flush costing new_flush_s.  Returns tps, a commit's wait for its flush,
+ * a transaction's time at the CPUs, the share of the time a flush cycle
+ * runs, flushes a second, and whether the model fitted the step.
  */
 Datum
-wp_mva_predict(PG_FUNCTION_ARGS)
+wp_commit_model(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
 	Datum		values[6];
 	bool		nulls[6] = {0};
-	WpMvaNet	net = {0};
-	WpMvaOut	out;
-	bool		fitted;
-	double		tps0 = PG_GETARG_FLOAT8(1);
-	double		flush_tps = PG_GETARG_FLOAT8(7);
-	double		flush_floor = PG_GETARG_FLOAT8(8);
-	double		util0;
+	WpGcStep	step;
+	WpGcOut		out;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "_mva_predict must return a composite");
-	wp_mva_predict_args(fcinfo);
-	net.cpu_demand = PG_GETARG_FLOAT8(3);
-	net.cpus = PG_GETARG_FLOAT8(4);
-	fitted = wp_mva_fit(PG_GETARG_INT32(0), tps0, PG_GETARG_FLOAT8(2), &net);
-	util0 = tps0 * net.flush_demand;
-	net.flush_demand *= PG_GETARG_FLOAT8(5);
-	/*
-	 * Where the flush would idle and its floor is not known (0), the flush
-	 * keeps its scaled demand: a queue that idles at times.
-	 */
-	if (!(flush_tps > 0 &&
-		  (wp_mva_at(&net, PG_GETARG_INT32(6), flush_tps, flush_floor, &out) || flush_floor > 0)))
-		wp_mva(&net, PG_GETARG_INT32(6), &out);
+		elog(ERROR, "_commit_model must return a composite");
+	wp_commit_model_args(fcinfo);
+	step.clients = PG_GETARG_INT32(0);
+	step.tps = PG_GETARG_FLOAT8(1);
+	step.commit_s = PG_GETARG_FLOAT8(2);
+	step.cpu_demand = PG_GETARG_FLOAT8(3);
+	step.cpus = PG_GETARG_FLOAT8(4);
+	step.delay = PG_GETARG_FLOAT8(5);
+	step.flush_s = PG_GETARG_FLOAT8(6);
+	(void) wp_gc_predict(&step, PG_GETARG_INT32(7), PG_GETARG_FLOAT8(8), &out);
 	values[0] = Float8GetDatum(out.tps);
-	values[1] = Float8GetDatum(out.flush_s);
-	values[2] = Float8GetDatum(util0);
-	values[3] = Float8GetDatum(out.tps * net.flush_demand);
-	values[4] = Float8GetDatum(net.delay);
-	values[5] = BoolGetDatum(fitted);
+	values[1] = Float8GetDatum(out.commit_s);
+	values[2] = Float8GetDatum(out.cpu_s);
+	values[3] = Float8GetDatum(out.busy);
+	values[4] = Float8GetDatum(out.flushes_per_s);
+	values[5] = BoolGetDatum(out.fitted);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

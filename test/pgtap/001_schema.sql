@@ -42,7 +42,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid', '_plot_grid_cell', '_plot_frame', '_plot_x_ticks', '_plot_points', '_plot_legend',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us',
-    '_threshold_text', '_threshold_finding', '_rate_answer', '_rate_knee', 'predict', '_predict', '_mva_predict',
+    '_threshold_text', '_threshold_finding', '_rate_answer', '_rate_knee', 'predict', '_predict', '_commit_model',
     '_flush_floor', '_in_effect',
     'fleet_register', 'fleet_run', '_fleet_run', 'fleet_collect', '_fleet_collect',
     'fleet_cancel', 'fleet_compare', '_fleet_dblink', '_fleet_disconnect',
@@ -89,11 +89,11 @@ SELECT is((SELECT pg_get_function_result('walpressure.predict'::regproc)),
           'commit_ms_ci_low numeric, commit_ms_ci_high numeric, latency_ms numeric, write_iops numeric, '
           'cpu_share numeric, bound text, basis text)',
           'predict returns one row per value with its intervals and why');
-SELECT function_lang_is('walpressure', '_mva_predict',
+SELECT function_lang_is('walpressure', '_commit_model',
                         ARRAY['integer', 'double precision', 'double precision', 'double precision',
-                              'double precision', 'double precision', 'integer', 'double precision',
+                              'double precision', 'double precision', 'double precision', 'integer',
                               'double precision'],
-                        'c', 'the MVA is C (src/sweep/mva.c)');
+                        'c', 'the group commit model is C (src/sweep/group_commit.c)');
 -- the fleet: dblink is optional (the extension requires pg_prewarm only, above)
 SELECT columns_are('walpressure', 'fleet_progress', ARRAY[
     'run_id', 'server', 'state', 'sweep_status', 'remote_sweep_id', 'sweep_id', 'step', 'steps_done',

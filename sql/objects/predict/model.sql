@@ -1,28 +1,29 @@
 --
--- predict()'s model: the closed loop's MVA (C), the flush's floor, what a sweep ran with.
+-- predict()'s model: the closed loop with group commit (C), the flush's floor, what a sweep ran with.
 --
 -- Each of a sweep's N clients runs a transaction and waits for the WAL
--- flush that carries its commit: CPU time (a queue on the CPUs), the flush
--- (a queue: one at a time, its time shared by the g commits it carries) and
--- a delay, solved by mean-value analysis (src/sweep/mva.c) and fitted to
--- each step's tps and commit time (steps.commit_avg_ms); at another cap the
--- flush's period follows the cap, above the measured cap down to a floor.
--- Each round predicts; their geometric mean and a 95% interval across the
--- rounds are returned (widened by the model's error, _predict_interval).
--- docs/reference/predict.md derives it, its bounds and where it fails.
+-- flush that carries its commit: CPU time (a queue on the CPUs, by
+-- mean-value analysis: src/sweep/mva.c), the commit's wait for its flush
+-- (flushes in cycles of commit_delay and the flush's cost, a commit riding
+-- the cycle it arrives in or waiting for the next: src/sweep/group_commit.c)
+-- and the rest, fitted to each step's tps and commit time
+-- (steps.commit_avg_ms); at another cap the flush's cost follows the cap
+-- down to the disk's own.  Each round predicts; their geometric mean and a
+-- 95% interval across the rounds are returned (widened by the model's
+-- error, _predict_interval).  docs/reference/predict.md derives it, its
+-- bounds and where it fails.
 --
 
--- _mva_predict (C, api/predict.c over sweep/mva.c): the network fitted to
--- one step, run with new_clients and its flush demand scaled, or where the
--- disk binds at flush_tps (a flush that never idles), unless the network
--- with the flush at flush_floor (a commit's share of a flush without the
--- cap) gives less.
-CREATE OR REPLACE FUNCTION _mva_predict(clients int, tps float8, commit_s float8, cpu_demand float8,
-                                        cpus float8, flush_scale float8, new_clients int, flush_tps float8,
-                                        flush_floor float8,
-                                        OUT tps float8, OUT commit_s float8, OUT flush_util float8,
-                                        OUT new_flush_util float8, OUT delay_s float8, OUT fitted bool)
-AS 'MODULE_PATHNAME', 'wp_mva_predict'
+-- _commit_model (C, api/predict.c over sweep/group_commit.c): the loop
+-- fitted to one step (its clients, tps, commit time, CPU demand on its
+-- CPUs, commit_delay in effect, a flush's cost), run with new_clients and
+-- a flush costing new_flush_s.
+CREATE OR REPLACE FUNCTION _commit_model(clients int, tps float8, commit_s float8, cpu_demand float8,
+                                         cpus float8, delay_s float8, flush_s float8, new_clients int,
+                                         new_flush_s float8,
+                                         OUT tps float8, OUT commit_s float8, OUT cpu_s float8,
+                                         OUT busy float8, OUT flushes_per_s float8, OUT fitted bool)
+AS 'MODULE_PATHNAME', 'wp_commit_model'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- The disk's own time for a WAL flush, as a sweep saw it: the shortest

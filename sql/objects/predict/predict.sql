@@ -33,8 +33,9 @@ SET search_path = pg_catalog, pg_temp
 RETURN CASE
     WHEN r.commit_avg_ms IS NULL OR r.server_cpu_s IS NULL OR r.write_iops IS NULL OR r.transactions = 0
          OR coalesce(r.commits, 0) <= 0 OR coalesce(r.tps, 0) <= 0 OR r.commit_avg_ms <= 0
-         OR r.server_cpu_s < 0 OR coalesce(r.client_cpu_s, 0) < 0 OR r.write_iops < 0 THEN
-        'a round lacks a figure the model needs (its commits, their time, CPU seconds or write IOPS)'
+         OR r.server_cpu_s < 0 OR coalesce(r.client_cpu_s, 0) < 0 OR r.write_iops < 0
+         OR coalesce(r.fsync_avg_ms, 0) <= 0 THEN
+        'a round lacks a figure the model needs (its commits, their time, CPU seconds, write IOPS or a flush''s time)'
     WHEN r.wal_fsyncs IS NULL THEN
         'a round lacks its count of WAL fsyncs (the server''s WAL statistics were reset during it)'
     -- with synchronous_commit off the WAL writer still fsyncs: no commit's
@@ -47,34 +48,22 @@ END;
 -- What a prediction rests on, in words: the rounds, the cap and clients it
 -- ran at, the disk, and what of it the model stretches.
 CREATE OR REPLACE FUNCTION _predict_basis(s walpressure.sweeps, rounds int, cap0 int, n0 int, n1 int,
-                                          unbound int, unfitted int, cpu_share numeric, spans bool,
-                                          model_error float8)
+                                          unfitted int, cpu_share numeric, spans bool, model_error float8)
 RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps interval widened by the model''s error (%s%%)%s%s%s%s%s',
+RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps interval widened by the model''s error (%s%%)%s%s%s',
               rounds,
               CASE WHEN rounds = 1 THEN ' (no spread: the interval is the model''s error alone)' ELSE 's' END, cap0,
               CASE s.disk WHEN 'paced' THEN 'the paced disk'
                           WHEN 'throttle' THEN 'the throttle: a flush costs its share only on average, the model''s premise holds loosely'
                           ELSE 'capped' END, n0, trim_scale(round(100 * model_error::numeric, 1)),
               CASE WHEN spans THEN
-                       format('; %s clients at a bound disk: the commits a flush carries, held as measured or grown with the clients, bound the interval',
+                       format('; %s clients, more than measured: the model grows the commits a flush carries with them, and the interval reaches down to the tps with them held as measured',
                               n1)
-                   ELSE '' END,
-              CASE WHEN n1 <> n0 AND unbound > 0 THEN
-                       format('; %s clients where the disk did not bind: the model holds the commits a flush carries as measured, where they can grow with the clients and the tps with them: the interval is not a 95%% one there',
-                              n1)
-                   ELSE '' END,
-              CASE WHEN unbound > 0 AND s.disk = 'paced' THEN
-                       format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap, a flush in progress less than 90%% of the time): their flush period changes by the flush''s share of the cap alone',
-                              unbound)
-                   WHEN unbound > 0 THEN
-                       format('; in %s of them the disk did not bind (write IOPS below 90%% of the cap): their flush period is kept where the new cap''s would be shorter',
-                              unbound)
                    ELSE '' END,
               CASE WHEN unfitted > 0 THEN
-                       format('; in %s of them no flush demand gave both the measured tps and commit time (the nearest was taken)',
+                       format('; in %s of them the model could not give back the measured figures (the CPUs alone slower than measured, or a commit''s wait longer than the loop leaves): the nearest was taken',
                               unfitted)
                    ELSE '' END,
               CASE WHEN cpu_share >= 0.9 THEN
@@ -84,26 +73,27 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
 
 -- One round's prediction for value `v` of sweep `s` at cap c1 with n1
 -- clients (docs/reference/predict.md): tps, commits a flush carries, a
--- commit's ms, latency ms, write IOPS, CPU share; where the disk bound and
--- the clients change, tps_alt is the prediction with the commits a flush
--- carries scaled by the clients (the model holds them as measured: the
--- truth lies between); or why the round cannot be predicted.
+-- commit's ms, latency ms, write IOPS, CPU share, the share of the time the
+-- disk flushes; with more clients than measured, tps_alt, the tps with the
+-- commits a flush carries held as measured (the model grows them with the
+-- clients: the interval reaches down to it); or why the round cannot be
+-- predicted.
 CREATE OR REPLACE FUNCTION _predict_round(s walpressure.sweeps, r walpressure.steps, cap0 int, n0 int, c1 int, n1 int,
                                           delay_s float8, own float8,
                                           OUT tps float8, OUT tps_alt float8, OUT g float8, OUT commit_ms float8,
                                           OUT latency_ms float8, OUT write_iops float8, OUT cpu_share float8,
-                                          OUT flush_busy float8, OUT bound bool, OUT fitted bool, OUT why text)
+                                          OUT flush_busy float8, OUT fitted bool, OUT why text)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     d float8 := (r.server_cpu_s + coalesce(r.client_cpu_s, 0)) / r.transactions;
-    p0 float8 := 1 / r.wal_fsyncs_per_s;
     g0 float8 := r.commits::float8 / r.wal_fsyncs;
     k float8 := r.write_iops / r.wal_fsyncs_per_s;
-    p1 float8;
-    flush_tps float8 := 0;
-    fit record;
+    f0 float8 := r.fsync_avg_ms / 1000;
+    f1 float8;
+    bound bool;
+    m record;
 BEGIN
     -- the disk bound where its write IOPS were at 90% of the cap or more;
     -- on the paced disk also where a WAL flush was in progress 90% of the
@@ -112,59 +102,35 @@ BEGIN
     -- cap while the flush never idles)
     bound := r.write_iops >= 0.9 * cap0
              OR (s.disk = 'paced' AND r.wal_fsyncs_per_s * r.fsync_avg_ms / 1000 >= 0.9);
-    -- the flush period at the new cap: where the disk bound, the measured
-    -- one scaled by the caps (the disk as busy against its cap, as many
-    -- commits a flush); where it did not, on the paced disk the measured
-    -- one with the flush's share of the cap (k / cap) changed to the new
-    -- cap's (a flush costs its share even when the disk idles), under the
-    -- throttle the cap's or the measured one, the longer (a flush costs
-    -- nothing while the slice has tokens); never below what commit_delay
-    -- takes
-    IF bound THEN
-        p1 := p0 * cap0 / c1;
-        IF c1 > cap0 THEN
-            IF delay_s > 0 AND own IS NULL THEN
-                why := format('above the measured cap the flush period would fall toward commit_delay (%s us) and the disk''s own flush time, and every flush of the sweep waited for the cap: that time was not seen',
-                              round(delay_s * 1e6));
-                RETURN;
-            END IF;
-            p1 := greatest(p1, delay_s + coalesce(own, 0) + greatest(p0 - delay_s - coalesce(r.fsync_avg_ms / 1000, p0), 0));
-        END IF;
-        -- the flush never idled: a flush every period carrying g0 commits
-        -- (never more than the clients) sets the throughput
-        flush_tps := r.tps * p0 / p1 * least(1, n1 / g0);
-    ELSIF s.disk = 'paced' THEN
-        p1 := greatest(p0 - k / cap0 + k / c1, k / c1, delay_s);
-    ELSE
-        p1 := greatest(k / c1, p0);
-    END IF;
-    SELECT * INTO fit FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus, p1 / p0, n1,
-                                                      flush_tps, (delay_s + coalesce(own, 0)) / least(g0, n1));
-    IF flush_tps > 0 AND c1 > cap0 AND own IS NULL AND fit.tps < 0.999 * flush_tps THEN
-        why := format('above the measured cap the disk would no longer bind (a flush that never idles would carry %s tps, more than the rest of the loop makes): the disk''s own flush time decides, and every flush of the sweep waited for the cap: that time was not seen',
-                      round(flush_tps::numeric));
+    -- above the measured cap a flush's cost falls toward the disk's own
+    -- time, which no flush of a throttled sweep whose disk bound showed
+    IF c1 > cap0 AND own IS NULL AND bound THEN
+        why := 'above the measured cap a flush''s cost falls toward the disk''s own flush time, and every flush of the sweep waited for the cap: that time was not seen';
         RETURN;
     END IF;
-    fitted := fit.fitted;
-    tps := fit.tps;
-    -- where the disk bound and the clients change, the other bound: the
-    -- commits a flush carries grow (or shrink) with the clients waiting
-    IF bound AND n1 <> n0 THEN
-        SELECT f.tps INTO tps_alt
-        FROM walpressure._mva_predict(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus, p1 / p0, n1,
-                                      r.tps * p0 / p1 * least(n1::float8 / n0, n1 / g0),
-                                      (delay_s + coalesce(own, 0)) / least(g0, n1)) f;
+    -- a flush's cost at the new cap: the disk's own time, and the rest (its
+    -- write IOs' share of the cap) scaled by the caps; never less than the
+    -- cap allows a cycle of its k write IOs (k / cap, the delay part of it),
+    -- less what the measured cycle fell short of that at the measured cap:
+    -- under the throttle a flush may have cost the disk's own time there,
+    -- the cap's tokens unspent, and spend them all at a lower cap
+    f1 := greatest(coalesce(own, 0) + greatest(f0 - coalesce(own, 0), 0) * cap0 / c1,
+                   k / c1 - delay_s - greatest(k / cap0 - delay_s - f0, 0));
+    SELECT * INTO m FROM walpressure._commit_model(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus, delay_s, f0,
+                                                     n1, f1);
+    fitted := m.fitted;
+    tps := m.tps;
+    -- more clients: the other bound, the commits a flush carries held as
+    -- measured, a flush every period (the measured one, its cost changed)
+    IF n1 > n0 THEN
+        tps_alt := least(m.tps, g0 / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0));
     END IF;
-    -- commits a flush: where the disk bound, as measured; where it did
-    -- not, as busy as the flush would be
-    g := greatest(1, CASE WHEN flush_tps > 0 THEN least(g0, n1)
-                          ELSE g0 * fit.new_flush_util / nullif(fit.flush_util, 0) END);
-    write_iops := k * tps / g;
-    -- on the paced disk, the share of the time a WAL flush would be in
-    -- progress: a flush costs its share of the cap, so its time scales by it
-    flush_busy := CASE WHEN s.disk = 'paced' THEN tps / g * r.fsync_avg_ms / 1000 * cap0 / c1 END;
-    commit_ms := fit.commit_s * 1000;
-    latency_ms := n1 / tps * 1000;
+    g := greatest(1, m.tps / nullif(m.flushes_per_s, 0));
+    write_iops := k * least(m.flushes_per_s, m.tps);
+    -- the share of the time the disk flushes: a cycle running, its flush part
+    flush_busy := m.busy * f1 / nullif(delay_s + f1, 0);
+    commit_ms := m.commit_s * 1000;
+    latency_ms := n1 / nullif(tps, 0) * 1000;
     cpu_share := tps * d / s.cpus;
 END
 $$;
@@ -202,15 +168,15 @@ DECLARE
     s walpressure.sweeps; r walpressure.steps; v record; p record;
     why text; n1 int; delay_s float8;
     xs float8[]; xa float8[]; gs float8[]; ws float8[]; ls float8[]; ios float8[]; cpus float8[]; busy float8[];
-    unbound int; unfitted int;
+    unfitted int;
     err float8 := 0.10;     -- the model's own error: see _predict_interval
-    own float8; sc float8;
+    own float8;
     t record; ta record; g record; w record;
 BEGIN
     SELECT * INTO s FROM walpressure.sweeps x WHERE x.sweep_id = _predict.sweep_id;
     -- the disk's own flush time: seen in the sweep (a flush that did not
     -- wait for the cap), else on the paced disk its floor (0 without one:
-    -- a paced flush costs its share of the cap, which the period scales)
+    -- a paced flush costs its share of the cap, which the cost scales)
     own := coalesce(walpressure._flush_floor(s.sweep_id),
                     CASE WHEN s.disk = 'paced' THEN greatest(coalesce(s.flush_floor_ms, 0), 0) / 1000 END);
     FOR v IN
@@ -223,7 +189,7 @@ BEGIN
         measured_tps := round(v.tps0::numeric, 1);
         n1 := coalesce(_predict.clients, v.n0);
         xs := '{}'; xa := '{}'; gs := '{}'; ws := '{}'; ls := '{}'; ios := '{}'; cpus := '{}'; busy := '{}';
-        unbound := 0; unfitted := 0;
+        unfitted := 0;
         -- the settings in effect: commit_delay (none when fewer other
         -- clients than commit_siblings run), synchronous_commit
         delay_s := coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_delay')), 0) / 1e6;
@@ -239,7 +205,6 @@ BEGIN
             SELECT * INTO p FROM walpressure._predict_round(s, r, v.cap0, v.n0, _predict.iops_cap, n1, delay_s, own);
             why := p.why;
             EXIT WHEN why IS NOT NULL;
-            unbound := unbound + CASE WHEN p.bound THEN 0 ELSE 1 END;
             unfitted := unfitted + CASE WHEN p.fitted THEN 0 ELSE 1 END;
             xs := xs || p.tps; xa := xa || coalesce(p.tps_alt, p.tps); gs := gs || p.g; ws := ws || p.commit_ms;
             ls := ls || p.latency_ms; ios := ios || p.write_iops; cpus := cpus || p.cpu_share; busy := busy || p.flush_busy;
@@ -257,8 +222,8 @@ BEGIN
         SELECT * INTO ta FROM walpressure._predict_interval(xa, err);
         SELECT * INTO g FROM walpressure._predict_interval(gs, 0);
         SELECT * INTO w FROM walpressure._predict_interval(ws, 0);
-        -- the clients extrapolated at a bound disk: between the two bounds, the interval spanning both
-        tps := round(sqrt(t.mid * ta.mid)::numeric, 1);
+        -- more clients: the interval reaches down to the commits a flush carries held as measured
+        tps := round(t.mid::numeric, 1);
         tps_ci_low := round(least(t.lo, ta.lo)::numeric, 1);
         tps_ci_high := round(greatest(t.hi, ta.hi)::numeric, 1);
         commits_per_fsync := round(g.mid::numeric, 2); commits_per_fsync_ci_low := round(g.lo::numeric, 2);
@@ -266,20 +231,13 @@ BEGIN
         commit_ms := round(w.mid::numeric, 3); commit_ms_ci_low := round(w.lo::numeric, 3);
         commit_ms_ci_high := round(w.hi::numeric, 3);
         SELECT round(exp(avg(ln(x)))::numeric, 3) INTO latency_ms FROM unnest(ls) AS x;
-        -- between two bounds: the closed loop's latency at the tps given (clients over tps), a
-        -- commit's time its share of it at the bound held as measured; its interval spans both
-        IF xs IS DISTINCT FROM xa THEN
-            sc := n1 / tps * 1000 / latency_ms; latency_ms := round((n1 / tps * 1000)::numeric, 3);
-            commit_ms := round((w.mid * sc)::numeric, 3); commit_ms_ci_low := round((least(1, sc) * w.lo)::numeric, 3);
-            commit_ms_ci_high := round((greatest(1, sc) * w.hi)::numeric, 3);
-        END IF;
         SELECT round(avg(x)::numeric) INTO write_iops FROM unnest(ios) AS x;
         SELECT round(avg(x)::numeric, 2) INTO cpu_share FROM unnest(cpus) AS x;
         bound := CASE WHEN cpu_share >= 0.9 THEN 'the CPU'
                       WHEN write_iops >= 0.9 * _predict.iops_cap
                            OR (SELECT avg(x) FROM unnest(busy) AS x) >= 0.9 THEN 'the disk'
                       ELSE 'neither: the commits'' own pace' END;
-        basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, n1, unbound, unfitted, cpu_share,
+        basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, n1, unfitted, cpu_share,
                                             xs IS DISTINCT FROM xa, err);
         RETURN NEXT;
     END LOOP;
