@@ -161,9 +161,11 @@ wp_predict(PG_FUNCTION_ARGS)
 /*
  * _commit_model's arguments: clients within what a sweep may run (the MVA
  * takes a step per client, with no wait for a cancel between), and every
- * figure finite and not negative, the measured tps, the commit's time and
- * the CPUs positive.
+ * figure finite, not negative and at most WP_MODEL_MAX (an imported step's
+ * bound: beyond it a cycle's arithmetic could overflow), the measured tps,
+ * the commit's time and the CPUs positive.
  */
+#define WP_MODEL_MAX 1e12
 static void
 wp_commit_model_args(FunctionCallInfo fcinfo)
 {
@@ -183,10 +185,10 @@ wp_commit_model_args(FunctionCallInfo fcinfo)
 		double		x = PG_GETARG_FLOAT8(a);
 		bool		positive = a == 1 || a == 2 || a == 4;	/* tps, commit_s, cpus */
 
-		if (!isfinite(x) || x < 0 || (positive && x == 0))
+		if (!isfinite(x) || x < 0 || (positive && x == 0) || x > WP_MODEL_MAX)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("_commit_model: argument %d must be a finite figure %s, not %g",
+					 errmsg("_commit_model: argument %d must be a figure %s and at most 1e12, not %g",
 							a + 1, positive ? "above 0" : "of 0 or more", x),
 					 errhint("walpressure.predict() calls it with a step's figures; call predict().")));
 	}

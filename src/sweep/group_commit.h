@@ -35,7 +35,15 @@ typedef struct WpGcOut
 	bool		fitted;			/* the model gave back the step's figures */
 } WpGcOut;
 
-extern double wp_gc_wait(double z, double tps, double delay, double flush_s, double *busy);
+/* A flush cycle's share of the time, and the cycles a second. */
+typedef struct WpGcCycle
+{
+	double		busy;
+	double		flushes_per_s;
+} WpGcCycle;
+
+extern double wp_gc_wait(double z, double tps, int clients, double delay, double flush_s,
+						 WpGcCycle *cycle);
 extern bool wp_gc_predict(const WpGcStep *step, int clients, double flush_s, WpGcOut *out);
 
 #endif							/* WALPRESSURE_GROUP_COMMIT_H */

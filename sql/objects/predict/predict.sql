@@ -63,7 +63,7 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
                               n1)
                    ELSE '' END,
               CASE WHEN unfitted > 0 THEN
-                       format('; in %s of them the model could not give back the measured figures (the CPUs alone slower than measured, or a commit''s wait longer than the loop leaves): the nearest was taken',
+                       format('; in %s of them the model did not fit (the CPUs alone slower than measured, a commit''s wait longer than the loop leaves or more than twice or under half the model''s, or no settled answer): the nearest was taken',
                               unfitted)
                    ELSE '' END,
               CASE WHEN cpu_share >= 0.9 THEN
@@ -145,12 +145,14 @@ CREATE OR REPLACE FUNCTION _predict_interval(xs float8[], model_error float8,
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT exp(avg(ln(x))),
-           exp(avg(ln(x)) - coalesce(walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)), 0)
-               - ln(1 + model_error)),
-           exp(avg(ln(x)) + coalesce(walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)), 0)
-               + ln(1 + model_error))
-    FROM unnest(xs) AS x WHERE x > 0
+    -- the logarithms held where exp() neither overflows nor underflows
+    -- (rounds of imported figures can lie 1e24 apart)
+    SELECT exp(least(greatest(m, -700), 700)), exp(least(greatest(m - h, -700), 700)),
+           exp(least(greatest(m + h, -700), 700))
+    FROM (SELECT avg(ln(x)) AS m,
+                 coalesce(walpressure._t975(count(*) - 1) * stddev_samp(ln(x)) / sqrt(count(*)), 0)
+                 + ln(1 + model_error) AS h
+          FROM unnest(xs) AS x WHERE x > 0) AS l
 $$;
 
 -- predict() after its checks (C: the sweep, the cap, the clients, the
@@ -192,7 +194,9 @@ BEGIN
         unfitted := 0;
         -- the settings in effect: commit_delay (none when fewer other
         -- clients than commit_siblings run), synchronous_commit
-        delay_s := coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_delay')), 0) / 1e6;
+        -- (commit_delay's own range, 0 to 100000 us: an imported sweep's settings are not checked)
+        delay_s := least(greatest(coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_delay')), 0), 0),
+                         100000) / 1e6;
         IF least(n1, v.n0) - 1 < coalesce(walpressure._int_setting(walpressure._in_effect(s, v.val, 'commit_siblings')), 5) THEN
             delay_s := 0;
         END IF;
