@@ -58,9 +58,13 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
               CASE s.disk WHEN 'paced' THEN 'the paced disk'
                           WHEN 'throttle' THEN 'the throttle: a flush costs its share only on average, the model''s premise holds loosely'
                           ELSE 'capped' END, n0, trim_scale(round(100 * model_error::numeric, 1)),
-              CASE WHEN spans THEN
+              CASE WHEN spans AND n1 > n0 THEN
                        format('; %s clients, more than measured: the model grows the commits a flush carries with them, and the interval reaches down to the tps with them held as measured',
                               n1)
+                   WHEN spans THEN
+                       format('; %s: the model lowers the commits a flush carries, and the interval reaches up to the tps with them held as measured',
+                              CASE WHEN n1 < n0 THEN format('%s clients, fewer than measured', n1)
+                                   ELSE 'a cap higher than measured' END)
                    ELSE '' END,
               CASE WHEN unfitted > 0 THEN
                        format('; in %s of them the model did not fit (the CPUs alone slower than measured, a commit''s wait longer than the loop leaves or more than twice or under half the model''s, or no settled answer): the nearest was taken',
@@ -74,10 +78,10 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
 -- One round's prediction for value `v` of sweep `s` at cap c1 with n1
 -- clients (docs/reference/predict.md): tps, commits a flush carries, a
 -- commit's ms, latency ms, write IOPS, CPU share, the share of the time the
--- disk flushes; with more clients than measured, tps_alt, the tps with the
--- commits a flush carries held as measured (the model grows them with the
--- clients: the interval reaches down to it); or why the round cannot be
--- predicted.
+-- disk flushes; tps_alt, the tps with the commits a flush carries held as
+-- measured, where the model moves them (with more clients the interval
+-- reaches down to it, with fewer or a higher cap up); or why the round
+-- cannot be predicted.
 CREATE OR REPLACE FUNCTION _predict_round(s walpressure.sweeps, r walpressure.steps, cap0 int, n0 int, c1 int, n1 int,
                                           delay_s float8, own float8,
                                           OUT tps float8, OUT tps_alt float8, OUT g float8, OUT commit_ms float8,
@@ -120,10 +124,18 @@ BEGIN
                                                      n1, f1);
     fitted := m.fitted;
     tps := m.tps;
-    -- more clients: the other bound, the commits a flush carries held as
-    -- measured, a flush every period (the measured one, its cost changed)
+    -- the other bound where the model moves the commits a flush carries:
+    -- them held as measured (at most one per client), a flush every period
+    -- (the measured one, its cost changed), within what the CPUs allow.
+    -- More clients carry more (the model grows them: the interval reaches
+    -- down to it); fewer clients and a higher cap (a cheaper flush) carry
+    -- fewer, and fewer than the model says (bench/predict: its cases fewer
+    -- and tpcb-delay; the interval reaches up to it)
     IF n1 > n0 THEN
         tps_alt := least(m.tps, g0 / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0));
+    ELSIF n1 < n0 OR c1 > cap0 THEN
+        tps_alt := greatest(m.tps, least(s.cpus / nullif(d, 0),
+                                         least(g0, n1) / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0)));
     END IF;
     g := greatest(1, m.tps / nullif(m.flushes_per_s, 0));
     write_iops := k * least(m.flushes_per_s, m.tps);
@@ -226,7 +238,7 @@ BEGIN
         SELECT * INTO ta FROM walpressure._predict_interval(xa, err);
         SELECT * INTO g FROM walpressure._predict_interval(gs, 0);
         SELECT * INTO w FROM walpressure._predict_interval(ws, 0);
-        -- more clients: the interval reaches down to the commits a flush carries held as measured
+        -- the interval reaches to the commits a flush carries held as measured (tps_alt)
         tps := round(t.mid::numeric, 1);
         tps_ci_low := round(least(t.lo, ta.lo)::numeric, 1);
         tps_ci_high := round(greatest(t.hi, ta.hi)::numeric, 1);
