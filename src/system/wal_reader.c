@@ -4,7 +4,7 @@
  *		The bytes of full-page images in a step's WAL, read from the server's
  *		own WAL with its WAL reader (as pg_walinspect's pg_get_wal_stats and
  *		pg_waldump --stats count them: each image's bimg_len, after any
- *		compression and without its hole).
+ *		compression and without its hole), and its records, images and bytes.
  *
  * Read after the clients have exited, between the window's start and end
  * LSNs.  The WAL is the server's own: a segment a checkpoint removed in
@@ -31,12 +31,13 @@
 /*
  * Full-page image bytes of the records that start in [start, end); -1 when
  * the WAL there cannot be read (removed, or an error reading it).  Also the
- * records there, and the full-page images, in *records and *fpis (when the
- * bytes are not -1).
+ * records there, the full-page images and the records' bytes (their total
+ * length, as pg_stat_wal's wal_bytes counts them), in *records, *fpis and
+ * *rec_bytes (when the image bytes are not -1).
  */
 int64
 wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
-				 int64 *records, int64 *fpis)
+				 int64 *records, int64 *fpis, int64 *rec_bytes)
 {
 	XLogReaderState *volatile reader = NULL;
 	ReadLocalXLogPageNoWaitPrivate *priv;
@@ -45,6 +46,7 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 	volatile int64 bytes = 0;
 	volatile int64 nrec = 0;
 	volatile int64 nfpi = 0;
+	volatile int64 nbytes = 0;
 	XLogSegNo seg;
 
 	if (XLogRecPtrIsInvalid(start) || end <= start || RecoveryInProgress())
@@ -91,6 +93,7 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 				if (XLogReadRecord(reader, &errormsg) == NULL || reader->ReadRecPtr >= end)
 					break;
 				nrec++;
+				nbytes += XLogRecGetTotalLen(reader);
 				for (int b = 0; b <= XLogRecMaxBlockId(reader); b++)
 					if (XLogRecHasBlockImage(reader, b))
 					{
@@ -135,5 +138,6 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 	CurrentResourceOwner = owner;
 	*records = nrec;
 	*fpis = nfpi;
+	*rec_bytes = nbytes;
 	return bytes;
 }
