@@ -46,6 +46,7 @@
 
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/memutils.h"
 #include "utils/timeout.h"
 
@@ -71,18 +72,45 @@ wp_is_socket(int fd)
 	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-/* Note the sockets open now, before the connect. */
-static void
-wp_note_sockets(void)
+/*
+ * The highest file descriptor open now: from /proc/self/fd (its own
+ * descriptor among them, closed after), else by asking each number up to
+ * the limit (65536 calls: only where /proc is not mounted).
+ */
+static int
+wp_highest_fd(void)
 {
 	int			highest = -1;
-	int			limit = (int) Min(sysconf(_SC_OPEN_MAX), 1 << 16);
+	DIR		   *dir = AllocateDir("/proc/self/fd");
 
-	for (int fd = 0; fd < limit; fd++)
+	if (dir != NULL)
+	{
+		struct dirent *de;
+
+		while ((de = ReadDirExtended(dir, "/proc/self/fd", DEBUG1)) != NULL)
+		{
+			char	   *end;
+			long		fd = strtol(de->d_name, &end, 10);
+
+			if (end != de->d_name && *end == '\0' && fd > highest && fd < (1 << 16))
+				highest = (int) fd;
+		}
+		FreeDir(dir);
+		return highest;
+	}
+	for (int fd = 0, limit = (int) Min(sysconf(_SC_OPEN_MAX), 1 << 16); fd < limit; fd++)
 	{
 		if (fcntl(fd, F_GETFD) != -1)
 			highest = fd;
 	}
+	return highest;
+}
+
+/* Note the sockets open now, before the connect. */
+static void
+wp_note_sockets(void)
+{
+	int			highest = wp_highest_fd();
 	if (wp_socket_before != NULL)
 		pfree(wp_socket_before);
 	wp_fd_span = highest + 1 + WP_FD_MORE;

@@ -78,16 +78,42 @@ wp_fleet_read_opts(List *options, WpFleetConnOpts *o)
 	}
 }
 
+/*
+ * The entries of a comma-separated host or hostaddr list, one a call: the
+ * next entry at *rest (its leading spaces skipped; it ends at a comma or
+ * the string's end), *rest moved past it, NULL after the last.  Start with
+ * *rest the list, NULL for an empty one.
+ */
+static const char *
+wp_fleet_list_next(const char **rest)
+{
+	const char *entry = *rest;
+	const char *comma;
+
+	if (entry == NULL)
+		return NULL;
+	while (*entry == ' ')
+		entry++;
+	comma = strchr(entry, ',');
+	*rest = comma != NULL ? comma + 1 : NULL;
+	return entry;
+}
+
+/* The list v, to walk with wp_fleet_list_next: NULL when it is empty. */
+static const char *
+wp_fleet_list(const char *v)
+{
+	return v != NULL && v[0] != '\0' ? v : NULL;
+}
+
 /* How many entries a comma-separated host or hostaddr list has (0 for none). */
 static int
 wp_fleet_list_len(const char *v)
 {
-	int			n = 1;
+	int			n = 0;
 
-	if (v == NULL || v[0] == '\0')
-		return 0;
-	for (; *v != '\0'; v++)
-		n += (*v == ',');
+	for (const char *rest = wp_fleet_list(v); wp_fleet_list_next(&rest) != NULL;)
+		n++;
 	return n;
 }
 
@@ -138,22 +164,15 @@ wp_fleet_timeout_ok(const char *v, int *seconds)
 static bool
 wp_fleet_over_tcp(const WpFleetConnOpts *o)
 {
-	const char *h = o->host;
+	const char *rest = wp_fleet_list(o->host);
+	const char *h;
 
 	if (o->hostaddr != NULL && o->hostaddr[0] != '\0')
 		return true;
-	if (h == NULL)
-		return false;
-	while (*h != '\0')
+	while ((h = wp_fleet_list_next(&rest)) != NULL)
 	{
-		while (*h == ' ')
-			h++;
 		if (*h != '\0' && *h != ',' && *h != '/' && *h != '@')
 			return true;
-		while (*h != '\0' && *h != ',')
-			h++;
-		if (*h == ',')
-			h++;
 	}
 	return false;
 }
