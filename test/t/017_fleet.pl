@@ -27,6 +27,11 @@
 # security rules: a reader of the views cannot start a sweep, a role
 # starts one only with the rights its own mapping's role has there, and
 # never through a PUBLIC mapping.
+#
+# Majors: oldest and newest (test/run runs it on the run's lowest and
+# highest major: the fleet is SQL over dblink, the same on every major but
+# for dblink's connect, PQconnectdb on 15 and libpqsrv_connect from 16 on,
+# which _fleet_deadline bounds; 16 to 18 connect as 19 does)
 use strict;
 use warnings;
 
