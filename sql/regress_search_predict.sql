@@ -237,6 +237,10 @@ SELECT value, measured_tps, tps, commits_per_fsync, write_iops, bound, basis
 FROM walpressure.predict(3007, iops_cap => 2000);
 SELECT value, measured_tps, tps, commits_per_fsync, write_iops, bound
 FROM walpressure.predict(3007, iops_cap => 500);
+-- the reference page's example (docs/reference/predict.md)
+SELECT value, measured_tps, tps, tps_ci_low, tps_ci_high, commits_per_fsync, bound
+FROM walpressure.predict(3007, iops_cap => 2000);
+SELECT basis FROM walpressure.predict(3007, iops_cap => 2000) WHERE value = '0';
 -- a quarter of the cap is the last predicted, and below it is refused
 SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 250);
 SELECT value, tps IS NOT NULL AS predicted, basis FROM walpressure.predict(3001, iops_cap => 249);
