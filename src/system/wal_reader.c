@@ -29,11 +29,57 @@
 #include "system/wal_reader.h"
 
 /*
+ * Read the records of the window [start, end) from the reader's first one,
+ * adding to the counts.  False when the window was not read to its end: the caller's
+ * cancel, a record that could not be read (its message logged), or the WAL
+ * ending short of `end` (the last record read ends more than a page header
+ * and an alignment before it).
+ */
+static bool
+wp_wal_read_window(XLogReaderState *reader, ReadLocalXLogPageNoWaitPrivate *priv, XLogRecPtr start,
+				   XLogRecPtr end, bool (*cancelled) (void), int64 *fpi_bytes, int64 *records,
+				   int64 *fpis, int64 *rec_bytes)
+{
+	XLogRecPtr	last_end = start;
+	char	   *errormsg = NULL;
+
+	while (!priv->end_of_wal)
+	{
+		/* the caller's cancel: no figure, at once */
+		if (cancelled != NULL && cancelled())
+			return false;
+		if (XLogReadRecord(reader, &errormsg) == NULL)
+		{
+			if (errormsg != NULL)
+			{
+				ereport(LOG,
+						(errmsg("walpressure could not read the WAL of a step: %s", errormsg)));
+				return false;
+			}
+			break;
+		}
+		if (reader->ReadRecPtr >= end)
+			break;
+		last_end = reader->EndRecPtr;
+		(*records)++;
+		*rec_bytes += XLogRecGetTotalLen(reader);
+		for (int b = 0; b <= XLogRecMaxBlockId(reader); b++)
+			if (XLogRecHasBlockImage(reader, b))
+			{
+				*fpi_bytes += XLogRecGetBlock(reader, b)->bimg_len;
+				(*fpis)++;
+			}
+		CHECK_FOR_INTERRUPTS();
+	}
+	return last_end + SizeOfXLogLongPHD + MAXIMUM_ALIGNOF >= end;
+}
+
+/*
  * Full-page image bytes of the records that start in [start, end); -1 when
- * the WAL there cannot be read (removed, or an error reading it).  Also the
- * records there, the full-page images and the records' bytes (their total
- * length, as pg_stat_wal's wal_bytes counts them), in *records, *fpis and
- * *rec_bytes (when the image bytes are not -1).
+ * the WAL there cannot be read to its end (removed, an error reading it, or
+ * the caller's cancel).  Also the records there, the full-page images and
+ * the records' bytes (their total length, as pg_stat_wal's wal_bytes counts
+ * them), in *records, *fpis and *rec_bytes (when the image bytes are not -1).
  */
 int64
 wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
@@ -47,7 +93,8 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 	volatile int64 nrec = 0;
 	volatile int64 nfpi = 0;
 	volatile int64 nbytes = 0;
-	XLogSegNo seg;
+	uint32		page_header;
+	XLogSegNo	seg;
 
 	if (XLogRecPtrIsInvalid(start) || end <= start || RecoveryInProgress())
 		return -1;
@@ -59,9 +106,11 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 	 * insert position just past a page's header (nothing inserted on that
 	 * page yet) is past the end of the WAL generated: XLogFlush would raise
 	 * "xlog flush request ... is not satisfied".  The page's start covers
-	 * every record that starts before it.
+	 * every record that starts before it.  (Past the header by more, a
+	 * record's tail is on the page: flushed to the position.)
 	 */
-	if (end % XLOG_BLCKSZ != 0 && end % XLOG_BLCKSZ <= SizeOfXLogLongPHD)
+	page_header = XLogSegmentOffset(end, wal_segment_size) < XLOG_BLCKSZ ? SizeOfXLogLongPHD : SizeOfXLogShortPHD;
+	if (end % XLOG_BLCKSZ == page_header)
 		XLogFlush(end - end % XLOG_BLCKSZ);
 	else
 		XLogFlush(end);
@@ -72,6 +121,10 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 	PG_TRY();
 	{
 		char	   *errormsg;
+		int64		fpi_bytes = 0;
+		int64		r = 0;
+		int64		f = 0;
+		int64		b = 0;
 
 		priv = palloc0(sizeof(ReadLocalXLogPageNoWaitPrivate));
 		reader = XLogReaderAllocate(wal_segment_size, NULL,
@@ -79,29 +132,16 @@ wp_wal_fpi_bytes(XLogRecPtr start, XLogRecPtr end, bool (*cancelled) (void),
 											   .segment_open = &wal_segment_open,
 											   .segment_close = &wal_segment_close),
 									priv);
-		if (reader == NULL || XLogRecPtrIsInvalid(wp_find_next_record(reader, start, &errormsg)))
+		if (reader == NULL || XLogRecPtrIsInvalid(wp_find_next_record(reader, start, &errormsg)) ||
+			!wp_wal_read_window(reader, priv, start, end, cancelled, &fpi_bytes, &r, &f, &b))
 			bytes = -1;
 		else
-			while (!priv->end_of_wal)
-			{
-				/* the caller's cancel: no figure, at once */
-				if (cancelled != NULL && cancelled())
-				{
-					bytes = -1;
-					break;
-				}
-				if (XLogReadRecord(reader, &errormsg) == NULL || reader->ReadRecPtr >= end)
-					break;
-				nrec++;
-				nbytes += XLogRecGetTotalLen(reader);
-				for (int b = 0; b <= XLogRecMaxBlockId(reader); b++)
-					if (XLogRecHasBlockImage(reader, b))
-					{
-						bytes += XLogRecGetBlock(reader, b)->bimg_len;
-						nfpi++;
-					}
-				CHECK_FOR_INTERRUPTS();
-			}
+		{
+			bytes = fpi_bytes;
+			nrec = r;
+			nfpi = f;
+			nbytes = b;
+		}
 		if (reader != NULL)
 			XLogReaderFree(reader);
 		reader = NULL;

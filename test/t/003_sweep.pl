@@ -66,15 +66,16 @@ FROM walpressure.steps WHERE sweep_id = $id
 	'', 'every step has consistent figures');
 # each step's WAL window, as pg_waldump reads it, is the WAL the step
 # counted: its records' bytes, read from that WAL, each record aligned to 8
-# bytes, and the pages' headers (24 bytes in 8 kB), within a record at
-# either edge.  pg_stat_wal's bytes were not: processes report them late (a
-# window on 16: 5.97 MB counted, 8.66 MB of WAL in 115341 records)
+# bytes, and the pages' headers (24 bytes a page, 40 at a segment's start).
+# pg_stat_wal's bytes were not: processes report them late (a window on 16:
+# 5.97 MB counted, 8.66 MB of WAL in 115341 records)
 is($node->safe_psql('postgres', qq{
 SELECT coalesce(string_agg(step || ':' || wal_bytes || '/' || (wal_lsn_end - wal_lsn_start), ' '), '')
-FROM walpressure.steps WHERE sweep_id = $id
+FROM walpressure.steps, (SELECT current_setting('wal_block_size')::int AS page) AS w
+WHERE sweep_id = $id
  AND (wal_lsn_start IS NOT NULL AND wal_lsn_end > wal_lsn_start
-      AND wal_lsn_end - wal_lsn_start BETWEEN wal_bytes - 65536
-                                          AND 1.003 * wal_bytes + 7 * wal_records + 65536) IS NOT TRUE}),
+      AND wal_lsn_end - wal_lsn_start BETWEEN wal_bytes
+              AND (wal_bytes + 7 * wal_records) * (1 + 40.0 / w.page) + 2 * 40) IS NOT TRUE}),
 	'', 'each step\'s WAL window (wal_lsn_start .. wal_lsn_end) is its wal_bytes, aligned, and the pages\' headers');
 my ($lsn0, $lsn1, $records) = split /\|/, $node->safe_psql('postgres', qq{
 SELECT wal_lsn_start, wal_lsn_end, wal_records FROM walpressure.steps WHERE sweep_id = $id AND step = 4});
