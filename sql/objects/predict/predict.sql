@@ -36,7 +36,7 @@ RETURN CASE
          OR r.server_cpu_s < 0 OR coalesce(r.client_cpu_s, 0) < 0 OR r.write_iops < 0
          OR coalesce(r.fsync_avg_ms, 0) <= 0 THEN
         'a round lacks a figure the model needs (its commits, their time, CPU seconds, write IOPS or a flush''s time)'
-    WHEN r.wal_fsyncs IS NULL THEN
+    WHEN r.wal_fsyncs IS NULL OR r.wal_fsyncs_per_s IS NULL THEN
         'a round lacks its count of WAL fsyncs (the server''s WAL statistics were reset during it)'
     -- with synchronous_commit off the WAL writer still fsyncs: no commit's
     -- own flush (leaders) is what tells
@@ -47,7 +47,7 @@ END;
 
 -- What a prediction rests on, in words: the rounds, the cap and clients it
 -- ran at, the disk, and what of it the model stretches.
-CREATE OR REPLACE FUNCTION _predict_basis(s walpressure.sweeps, rounds int, cap0 int, n0 int, n1 int,
+CREATE OR REPLACE FUNCTION _predict_basis(s walpressure.sweeps, rounds int, cap0 int, n0 int, c1 int, n1 int,
                                           unfitted int, cpu_share numeric, spans bool, model_error float8)
 RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -63,7 +63,8 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
                               n1)
                    WHEN spans THEN
                        format('; %s: the model lowers the commits a flush carries, and the interval reaches up to the tps with them held as measured',
-                              CASE WHEN n1 < n0 THEN format('%s clients, fewer than measured', n1)
+                              CASE WHEN n1 < n0 AND c1 > cap0 THEN format('%s clients, fewer than measured, at a cap higher than measured', n1)
+                                   WHEN n1 < n0 THEN format('%s clients, fewer than measured', n1)
                                    ELSE 'a cap higher than measured' END)
                    ELSE '' END,
               CASE WHEN unfitted > 0 THEN
@@ -126,15 +127,17 @@ BEGIN
     tps := m.tps;
     -- the other bound where the model moves the commits a flush carries:
     -- them held as measured (at most one per client), a flush every period
-    -- (the measured one, its cost changed), within what the CPUs allow.
+    -- (the measured one, its cost changed), within what the CPUs allow
+    -- (no CPU time measured: no such limit, the bound the flushes' alone).
     -- More clients carry more (the model grows them: the interval reaches
-    -- down to it); fewer clients and a higher cap (a cheaper flush) carry
-    -- fewer, and fewer than the model says (bench/predict: its cases fewer
-    -- and tpcb-delay; the interval reaches up to it)
+    -- down to it); with fewer clients the model lowers them more than they
+    -- fell, and its tps read low with fewer clients and at a higher cap
+    -- (bench/predict: its cases fewer and tpcb-delay; the interval reaches
+    -- up to it)
     IF n1 > n0 THEN
         tps_alt := least(m.tps, g0 / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0));
     ELSIF n1 < n0 OR c1 > cap0 THEN
-        tps_alt := greatest(m.tps, least(s.cpus / nullif(d, 0),
+        tps_alt := greatest(m.tps, least(CASE WHEN d > 0 THEN s.cpus / d END,
                                          least(g0, n1) / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0)));
     END IF;
     g := greatest(1, m.tps / nullif(m.flushes_per_s, 0));
@@ -253,7 +256,7 @@ BEGIN
                       WHEN write_iops >= 0.9 * _predict.iops_cap
                            OR (SELECT avg(x) FROM unnest(busy) AS x) >= 0.9 THEN 'the disk'
                       ELSE 'neither: the commits'' own pace' END;
-        basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, n1, unfitted, cpu_share,
+        basis := walpressure._predict_basis(s, rounds, v.cap0, v.n0, _predict.iops_cap, n1, unfitted, cpu_share,
                                             xs IS DISTINCT FROM xa, err);
         RETURN NEXT;
     END LOOP;
