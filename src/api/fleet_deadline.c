@@ -149,6 +149,8 @@ wp_fleet_deadline(PG_FUNCTION_ARGS)
 		wp_deadline_id = RegisterTimeout(USER_TIMEOUT, wp_deadline_handler);
 	if (seconds > 0)
 	{
+		/* a deadline still armed goes first: its handler reads the list */
+		disable_timeout(wp_deadline_id, false);
 		wp_deadline_passed = false;
 		wp_note_sockets();
 		enable_timeout_after(wp_deadline_id, Min(seconds, 3600) * 1000);

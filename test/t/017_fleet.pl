@@ -31,7 +31,10 @@
 # Majors: oldest and newest (test/run runs it on the run's lowest and
 # highest major: the fleet is SQL over dblink, the same on every major but
 # for dblink's connect, PQconnectdb on 15 and libpqsrv_connect from 16 on,
-# which _fleet_deadline bounds; 16 to 18 connect as 19 does)
+# which _fleet_deadline bounds, 16 to 18 connecting as 19 does.  17 moved
+# dblink's waits for a result to libpqsrv's, which a cancel ends; the fleet
+# never waits in one: it asks dblink_get_result only once dblink_is_busy
+# says the answer is there)
 use strict;
 use warnings;
 

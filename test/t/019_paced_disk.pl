@@ -183,11 +183,13 @@ else
 # a cap set by set_iops_cap is the running server's: it goes off as the
 # server stops, before the shutdown checkpoint, which would otherwise wait
 # a cap's share on each of its flushes (here 2 s, at 1 write IOPS).  The
-# buffers it has to write are dirtied first, uncapped: under the cap their
-# WAL alone took two minutes
+# buffers it has to write are dirtied first, uncapped (made under the cap,
+# the tables' own writes and fsyncs at commit, wal_level minimal, took two
+# minutes): every page of dirty updated, left for the shutdown checkpoint
 $node->safe_psql('postgres', q{SELECT walpressure.clear_iops_cap()});
 $node->safe_psql('postgres', q{CREATE TABLE dirty AS SELECT g, repeat('x', 200) AS pad FROM generate_series(1, 100000) g;
                                CREATE INDEX ON dirty (g); CREATE TABLE dirty2 AS SELECT * FROM dirty});
+$node->safe_psql('postgres', q{UPDATE dirty SET pad = pad});
 $node->safe_psql('postgres', q{SELECT walpressure.set_iops_cap(1, disk => 'paced', flush_floor_ms => 1000)});
 my $t0 = time;
 $node->stop('fast');
