@@ -58,8 +58,8 @@ WITH seconds AS (
            avg(st.fsync_avg_ms) AS fsync_avg_ms,
            sum(st.wal_bytes) / 1048576.0 / count(*) AS wal_mb,
            100.0 * sum(st.wal_fpi) / nullif(sum(st.wal_records), 0) AS fpi_pct,
-           -- over the WAL the images were read from (the window's LSNs; wal_bytes
-           -- from pg_stat_wal lags by up to a second)
+           -- over the WAL the images were read from (the window's LSNs: wal_bytes,
+           -- the records' own bytes, leaves out the pages' headers and alignment)
            100.0 * sum(st.fpi_bytes) / nullif(sum(pg_catalog.pg_wal_lsn_diff(st.wal_lsn_end, st.wal_lsn_start))
                                                 FILTER (WHERE st.fpi_bytes IS NOT NULL), 0) AS fpi_bytes_pct,
            sum(st.wal_buffers_full) AS wal_buffers_full,
