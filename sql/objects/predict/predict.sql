@@ -97,6 +97,7 @@ DECLARE
     k float8 := r.write_iops / r.wal_fsyncs_per_s;
     f0 float8 := r.fsync_avg_ms / 1000;
     f1 float8;
+    period1 float8;     -- the measured flush period, its flush's cost changed to f1
     bound bool;
     m record;
 BEGIN
@@ -134,11 +135,11 @@ BEGIN
     -- fell, and its tps read low with fewer clients and at a higher cap
     -- (bench/predict: its cases fewer and tpcb-delay; the interval reaches
     -- up to it)
+    period1 := greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1;
     IF n1 > n0 THEN
-        tps_alt := least(m.tps, g0 / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0));
+        tps_alt := least(m.tps, g0 / nullif(period1, 0));
     ELSIF n1 < n0 OR c1 > cap0 THEN
-        tps_alt := greatest(m.tps, least(CASE WHEN d > 0 THEN s.cpus / d END,
-                                         least(g0, n1) / nullif(greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1, 0)));
+        tps_alt := greatest(m.tps, least(CASE WHEN d > 0 THEN s.cpus / d END, least(g0, n1) / nullif(period1, 0)));
     END IF;
     g := greatest(1, m.tps / nullif(m.flushes_per_s, 0));
     write_iops := k * least(m.flushes_per_s, m.tps);
