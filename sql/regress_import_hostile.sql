@@ -24,6 +24,20 @@ SELECT walpressure.export(2101) AS doc \gset
 CREATE FUNCTION pg_temp.fresh(d jsonb) RETURNS jsonb LANGUAGE sql
 RETURN jsonb_set(d, '{exported_at}', to_jsonb(clock_timestamp()));
 
+-- what has not export()'s shape is refused before any member is read (in C,
+-- as the caller): not an object, another format or version (1, as ->> reads
+-- it: 1.0 is not), the sweep not an object, its steps or samples not arrays
+SELECT walpressure.import('null');
+SELECT walpressure.import('"walpressure sweep"');
+SELECT walpressure.import(:'doc'::jsonb - 'format');
+SELECT walpressure.import(jsonb_set(:'doc', '{format}', '["walpressure sweep"]'));
+SELECT walpressure.import(jsonb_set(:'doc', '{format_version}', '2'));
+SELECT walpressure.import(jsonb_set(:'doc', '{format_version}', '1.0'));
+SELECT walpressure.import(jsonb_set(:'doc', '{format_version}', '"1.0"'));
+SELECT walpressure.import(jsonb_set(:'doc', '{sweep}', '[]'));
+SELECT walpressure.import(jsonb_set(:'doc', '{steps}', '{}'));
+SELECT walpressure.import(:'doc'::jsonb - 'step_samples');
+
 -- figures so small that a ratio, a logarithm or an interval of them leaves
 -- float8 (1e-300 broke best, plot and fleet_reading for every reader): a
 -- figure is zero or at least 1e-9 in size

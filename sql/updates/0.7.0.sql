@@ -65,6 +65,8 @@ DROP VIEW IF EXISTS iops_cap;
 DROP FUNCTION IF EXISTS iops_cap_state();
 DROP FUNCTION IF EXISTS set_iops_cap(int, int, text);
 DROP FUNCTION IF EXISTS probe_fsync(interval, int);
+-- import()'s check that a document is an export() is C's now (api/import_check.c)
+DROP FUNCTION IF EXISTS _is_export(jsonb);
 
 -- A search's rounds: what each ran and why, and what the rule said after it.
 CREATE TABLE search_rounds (

@@ -39,7 +39,7 @@ SELECT functions_are('walpressure', ARRAY['live_figures', 'sample_rows', 'reset'
     'sweepable_server_settings', '_data_loss', '_int_setting', '_t975', 'report', 'plot', '_xml_text',
     '_nice_step', '_tick', '_px', '_setting_number', '_setting_unit', '_report', '_plot', '_compare',
     'compare', 'grant_sweeper', 'revoke_sweeper', '_value_label', 'grid',
-    'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_is_export', '_prewarm', '_grid', '_plot_grid', '_plot_grid_cell', '_plot_frame', '_plot_x_ticks', '_plot_points', '_plot_legend',
+    'delete_sweeps', '_sweeps_keep_running', '_export', 'export', 'import', '_import', '_prewarm', '_grid', '_plot_grid', '_plot_grid_cell', '_plot_frame', '_plot_x_ticks', '_plot_points', '_plot_legend',
     '_grant_sweeper', '_revoke_sweeper', '_rounds_decided', '_decide', '_margin', '_ratio_text',
     '_top', '_ties', 'effects', '_open_loop', '_lambda_star', '_sqrt_rule_us',
     '_threshold_text', '_threshold_finding', '_rate_answer', '_rate_knee', 'predict', '_predict', '_commit_model',

@@ -49,16 +49,6 @@ $$;
 
 COMMENT ON FUNCTION _export(bigint) IS 'export() after its check: a sweep as one JSON document';
 
--- Is this a document export() made?
-CREATE OR REPLACE FUNCTION _is_export(sweep jsonb)
-RETURNS bool
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-RETURN coalesce(jsonb_typeof(sweep) = 'object' AND sweep->>'format' = 'walpressure sweep'
-                AND sweep->>'format_version' = '1' AND jsonb_typeof(sweep->'sweep') = 'object'
-                AND jsonb_typeof(sweep->'steps') = 'array'
-                AND jsonb_typeof(sweep->'step_samples') = 'array', false);
-
 -- The labels of the data a step can lose, as import() records them: those
 -- its value and the sweep's fixed settings give (sweep/policy.c), and those
 -- the document stated (the server's own settings there, which only it
