@@ -50,6 +50,8 @@
 #include "utils/memutils.h"
 #include "utils/timeout.h"
 
+#include "api/fleet_server.h"
+
 PG_FUNCTION_INFO_V1(wp_fleet_deadline);
 
 static TimeoutId wp_deadline_id = MAX_TIMEOUTS;
@@ -111,10 +113,13 @@ static void
 wp_note_sockets(void)
 {
 	int			highest = wp_highest_fd();
+	bool	   *fresh = MemoryContextAllocZero(TopMemoryContext, highest + 1 + WP_FD_MORE);
+
+	/* the new list first: an allocation that fails leaves the old one whole */
 	if (wp_socket_before != NULL)
 		pfree(wp_socket_before);
+	wp_socket_before = fresh;
 	wp_fd_span = highest + 1 + WP_FD_MORE;
-	wp_socket_before = MemoryContextAllocZero(TopMemoryContext, wp_fd_span);
 	for (int fd = 0; fd <= highest; fd++)
 		wp_socket_before[fd] = wp_is_socket(fd);
 }
@@ -153,7 +158,7 @@ wp_fleet_deadline(PG_FUNCTION_ARGS)
 		disable_timeout(wp_deadline_id, false);
 		wp_deadline_passed = false;
 		wp_note_sockets();
-		enable_timeout_after(wp_deadline_id, Min(seconds, 3600) * 1000);
+		enable_timeout_after(wp_deadline_id, Min(seconds, WP_FLEET_MAX_CONNECT_WAIT) * 1000);
 		PG_RETURN_BOOL(false);
 	}
 	disable_timeout(wp_deadline_id, false);

@@ -189,6 +189,7 @@ wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 {
 	WpFleetConnOpts o = {0};
 	int			seconds = 0;
+	int			hosts;
 	const char *name = srv->servername;
 	const char *qname = quote_identifier(name);
 	bool		verified;
@@ -218,7 +219,15 @@ wp_fleet_check_opts(ForeignServer *srv, Oid role, bool registering)
 				 errdetail("It is \"%s\"; the fleet needs a whole number of seconds from 1 to %d: on PostgreSQL 15 a cancel waits that long while connecting, for each host the server names.",
 						   o.connect_timeout, WP_FLEET_MAX_CONNECT_TIMEOUT),
 				 errhint("ALTER SERVER %s OPTIONS (SET connect_timeout '10');", qname)));
-	seconds *= Max(1, Max(wp_fleet_list_len(o.host), wp_fleet_list_len(o.hostaddr)));
+	hosts = Max(1, Max(wp_fleet_list_len(o.host), wp_fleet_list_len(o.hostaddr)));
+	if ((int64) seconds * hosts > WP_FLEET_MAX_CONNECT_WAIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("foreign server \"%s\" names %d hosts: with a connect_timeout of %d s a connection may wait " INT64_FORMAT " s, more than the fleet waits (%d s)",
+						name, hosts, seconds, (int64) seconds * hosts, WP_FLEET_MAX_CONNECT_WAIT),
+				 errdetail("libpq keeps connect_timeout for each host it tries; on PostgreSQL 15 no cancel interrupts that wait."),
+				 errhint("Name fewer hosts, or lower its connect_timeout.")));
+	seconds *= hosts;
 
 	if (!registering || !wp_fleet_over_tcp(&o))
 		return seconds;

@@ -17,6 +17,8 @@
  * a cancel of a call that is connecting waits that long (for each host).
  */
 #define WP_FLEET_MAX_CONNECT_TIMEOUT	30
+/* the longest a connection may take, all its hosts tried: _fleet_deadline's most */
+#define WP_FLEET_MAX_CONNECT_WAIT	3600
 
 extern Oid	wp_fleet_server(const char *name, bool registering);
 

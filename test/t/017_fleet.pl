@@ -588,6 +588,16 @@ $central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', fals
 like($err, qr/ERROR:  foreign server "notimeout" names a service, which the fleet cannot use\n.*\nHINT:  ALTER SERVER notimeout OPTIONS \(DROP service, /s,
 	'and one that names a service, with the line that drops it');
 q0(q{ALTER SERVER notimeout OPTIONS (DROP service)});
+# hosts enough that libpq's connect_timeout for each (30 s) outlasts the
+# fleet's longest wait, 3600 s (a list long enough to wrap an int once
+# armed no deadline at all)
+my $hosts = join(',', ($tmp) x 121);
+q0(qq{ALTER SERVER notimeout OPTIONS (SET connect_timeout '30', SET host '$hosts')});
+($out, $err) = ('', '');
+$central->psql('postgres', q{SELECT walpressure.fleet_register('notimeout', false)}, stderr => \$err);
+like($err, qr/ERROR:  foreign server "notimeout" names 121 hosts: with a connect_timeout of 30 s a connection may wait 3630 s, more than the fleet waits \(3600 s\)/,
+	'and one whose hosts, each waited for, outlast the fleet\'s longest wait');
+q0(qq{ALTER SERVER notimeout OPTIONS (SET connect_timeout '5', SET host '$tmp')});
 is(q0(q{SELECT count(*) FROM walpressure.fleet_servers WHERE server = 'notimeout'}), '0', 'none is registered');
 # a registered server whose connect_timeout was taken away: refused by name before anything starts
 q0(q{ALTER SERVER dead OPTIONS (DROP connect_timeout)});
