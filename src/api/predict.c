@@ -15,6 +15,11 @@
  * value (too far from what was measured, above a cap whose flushes all
  * waited for it, no commit that waited for a flush) is a row that says why.
  *
+ * Two parts of the model are SQL-callable here, for _predict: the loop
+ * fitted to a step (_commit_model, sweep/group_commit.c) and one round's
+ * prediction (_predict_round, sweep/predict_round.c); each checks the
+ * figures it is given first.
+ *
  * IDENTIFICATION
  *	  src/api/predict.c
  *
@@ -25,6 +30,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -35,9 +41,11 @@
 #include "api/arguments.h"
 #include "common/safe_spi.h"
 #include "sweep/group_commit.h"
+#include "sweep/predict_round.h"
 
 PG_FUNCTION_INFO_V1(wp_predict);
 PG_FUNCTION_INFO_V1(wp_commit_model);
+PG_FUNCTION_INFO_V1(wp_predict_round);
 
 /* The arguments: a sweep, a positive cap, positive clients when given. */
 static void
@@ -159,30 +167,33 @@ wp_predict(PG_FUNCTION_ARGS)
 }
 
 /*
- * _commit_model's arguments: clients within what a sweep may run (the MVA
- * takes a step per client, with no wait for a cancel between), and every
- * figure finite, not negative and at most WP_MODEL_MAX (an imported step's
- * bound: beyond it a cycle's arithmetic could overflow), the measured tps,
- * the commit's time and the CPUs positive.
+ * _commit_model's arguments (and _predict_round's, which it is given for
+ * the loop: figures[] the 2nd to 7th and the 9th): clients within what a
+ * sweep may run (the MVA takes a step per client, with no wait for a cancel
+ * between), and every figure finite, not negative and at most WP_MODEL_MAX
+ * (an imported step's bound: beyond it a cycle's arithmetic could
+ * overflow), the measured tps, the commit's time and the CPUs positive.
  */
 #define WP_MODEL_MAX 1e12
 static void
-wp_commit_model_args(FunctionCallInfo fcinfo)
+wp_commit_model_check(int clients, int new_clients, const double figures[7])
 {
-	static const int ints[] = {0, 7};	/* clients, new_clients */
-	static const int figures[] = {1, 2, 3, 4, 5, 6, 8};
+	static const int args[] = {1, 2, 3, 4, 5, 6, 8};	/* each figure's argument, from 0 */
 
-	for (int i = 0; i < lengthof(ints); i++)
-		if (PG_GETARG_INT32(ints[i]) <= 0 || PG_GETARG_INT32(ints[i]) > WP_LOAD_MAX)
+	for (int i = 0; i < 2; i++)
+	{
+		int			n = i == 0 ? clients : new_clients;
+
+		if (n <= 0 || n > WP_LOAD_MAX)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("_commit_model: clients must be from 1 to %d, not %d",
-							WP_LOAD_MAX, PG_GETARG_INT32(ints[i])),
+					 errmsg("_commit_model: clients must be from 1 to %d, not %d", WP_LOAD_MAX, n),
 					 errhint("walpressure.predict() calls it with a step's figures; call predict().")));
-	for (int i = 0; i < lengthof(figures); i++)
+	}
+	for (int i = 0; i < lengthof(args); i++)
 	{
-		int			a = figures[i];
-		double		x = PG_GETARG_FLOAT8(a);
+		int			a = args[i];
+		double		x = figures[i];
 		bool		positive = a == 1 || a == 2 || a == 4;	/* tps, commit_s, cpus */
 
 		if (!isfinite(x) || x < 0 || (positive && x == 0) || x > WP_MODEL_MAX)
@@ -214,7 +225,10 @@ wp_commit_model(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "_commit_model must return a composite");
-	wp_commit_model_args(fcinfo);
+	wp_commit_model_check(PG_GETARG_INT32(0), PG_GETARG_INT32(7),
+						  (double[7]) {PG_GETARG_FLOAT8(1), PG_GETARG_FLOAT8(2), PG_GETARG_FLOAT8(3),
+									   PG_GETARG_FLOAT8(4), PG_GETARG_FLOAT8(5), PG_GETARG_FLOAT8(6),
+						  PG_GETARG_FLOAT8(8)});
 	step.clients = PG_GETARG_INT32(0);
 	step.tps = PG_GETARG_FLOAT8(1);
 	step.commit_s = PG_GETARG_FLOAT8(2);
@@ -229,5 +243,137 @@ wp_commit_model(PG_FUNCTION_ARGS)
 	values[3] = Float8GetDatum(out.busy);
 	values[4] = Float8GetDatum(out.flushes_per_s);
 	values[5] = BoolGetDatum(out.fitted);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/* Field `name` of composite `t` as a float8 (its type int4, int8 or float8), or NAN when NULL. */
+static double
+wp_field(HeapTupleHeader t, const char *name, Oid type)
+{
+	bool		isnull;
+	Datum		v = GetAttributeByName(t, name, &isnull);
+
+	if (isnull)
+		return NAN;
+	switch (type)
+	{
+		case INT4OID:
+			return (double) DatumGetInt32(v);
+		case INT8OID:
+			return (double) DatumGetInt64(v);
+		default:
+			return DatumGetFloat8(v);
+	}
+}
+
+/* SQL's error for a float8 division by zero, which the PL/pgSQL version raised. */
+static void
+wp_div0_check(double divisor)
+{
+	if (divisor == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DIVISION_BY_ZERO),
+				 errmsg("division by zero")));
+}
+
+/*
+ * _predict_round(s sweeps, r steps, cap0, n0, c1, n1, delay_s, own): one
+ * round's prediction for a value of sweep s at cap c1 with n1 clients
+ * (sweep/predict_round.c), or why it is not made; _predict calls it once a
+ * round, after its refusals.  A NULL among what it needs gives a row of
+ * NULLs.
+ */
+Datum
+wp_predict_round(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[10];
+	bool		nulls[10];
+	HeapTupleHeader s;
+	HeapTupleHeader r;
+	WpPrRound	round;
+	WpPrAt		at;
+	WpGcStep	step;
+	WpPrOut		out;
+	double		f1;
+	double		figs[7];
+	const char *why;
+	bool		isnull;
+	Datum		disk;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "_predict_round must return a composite");
+	memset(nulls, true, sizeof(nulls));
+	for (int i = 0; i < 7; i++)
+		if (PG_ARGISNULL(i))
+			PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	s = PG_GETARG_HEAPTUPLEHEADER(0);
+	r = PG_GETARG_HEAPTUPLEHEADER(1);
+	round.clients = DatumGetInt32(GetAttributeByName(r, "clients", &isnull));
+	if (isnull)
+		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	round.tps = wp_field(r, "tps", FLOAT8OID);
+	round.commit_avg_ms = wp_field(r, "commit_avg_ms", FLOAT8OID);
+	round.server_cpu_s = wp_field(r, "server_cpu_s", FLOAT8OID);
+	round.client_cpu_s = wp_field(r, "client_cpu_s", FLOAT8OID);
+	if (isnan(round.client_cpu_s))
+		round.client_cpu_s = 0;
+	round.transactions = wp_field(r, "transactions", INT8OID);
+	round.commits = wp_field(r, "commits", INT8OID);
+	round.wal_fsyncs = wp_field(r, "wal_fsyncs", INT8OID);
+	round.write_iops = wp_field(r, "write_iops", FLOAT8OID);
+	round.wal_fsyncs_per_s = wp_field(r, "wal_fsyncs_per_s", FLOAT8OID);
+	round.fsync_avg_ms = wp_field(r, "fsync_avg_ms", FLOAT8OID);
+	round.cpus = wp_field(s, "cpus", INT4OID);
+	disk = GetAttributeByName(s, "disk", &isnull);
+	round.paced = !isnull && strcmp(TextDatumGetCString(disk), "paced") == 0;
+	if (isnan(round.tps) || isnan(round.commit_avg_ms) || isnan(round.server_cpu_s) ||
+		isnan(round.transactions) || isnan(round.commits) || isnan(round.wal_fsyncs) ||
+		isnan(round.write_iops) || isnan(round.wal_fsyncs_per_s) || isnan(round.fsync_avg_ms) ||
+		isnan(round.cpus))
+		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	at.cap0 = PG_GETARG_INT32(2);
+	at.n0 = PG_GETARG_INT32(3);
+	at.c1 = PG_GETARG_INT32(4);
+	at.n1 = PG_GETARG_INT32(5);
+	at.delay_s = PG_GETARG_FLOAT8(6);
+	at.own = PG_ARGISNULL(7) ? NAN : PG_GETARG_FLOAT8(7);
+
+	/* where the PL/pgSQL version divided by zero, the same error */
+	wp_div0_check(round.transactions);
+	wp_div0_check(round.wal_fsyncs);
+	wp_div0_check(round.wal_fsyncs_per_s);
+	why = wp_pr_begin(&round, &at, &step, &f1);
+	if (why != NULL)
+	{
+		values[9] = CStringGetTextDatum(why);
+		nulls[9] = false;
+		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	}
+	wp_div0_check(at.c1);
+	wp_div0_check(at.cap0);
+	/* the loop's figures, checked as _commit_model checks them */
+	figs[0] = step.tps;
+	figs[1] = step.commit_s;
+	figs[2] = step.cpu_demand;
+	figs[3] = step.cpus;
+	figs[4] = step.delay;
+	figs[5] = step.flush_s;
+	figs[6] = f1;
+	wp_commit_model_check(step.clients, at.n1, figs);
+	wp_pr_finish(&round, &at, &step, f1, &out);
+
+	{
+		double		o[8] = {out.tps, out.tps_alt, out.g, out.commit_ms, out.latency_ms, out.write_iops,
+			out.cpu_share, out.flush_busy};
+
+		for (int i = 0; i < 8; i++)
+		{
+			nulls[i] = isnan(o[i]);
+			values[i] = Float8GetDatum(o[i]);
+		}
+	}
+	values[8] = BoolGetDatum(out.fitted);
+	nulls[8] = false;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

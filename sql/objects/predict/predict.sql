@@ -77,79 +77,19 @@ RETURN format('from %s round%s at %s write IOPS (%s) and %s clients; the tps int
                    ELSE '' END);
 
 -- One round's prediction for value `v` of sweep `s` at cap c1 with n1
--- clients (docs/reference/predict.md): tps, commits a flush carries, a
--- commit's ms, latency ms, write IOPS, CPU share, the share of the time the
--- disk flushes; tps_alt, the tps with the commits a flush carries held as
--- measured, where the model moves them (with more clients the interval
--- reaches down to it, with fewer or a higher cap up); or why the round
--- cannot be predicted.
+-- clients (C: api/predict.c over sweep/predict_round.c; docs/reference/predict.md):
+-- tps, commits a flush carries, a commit's ms, latency ms, write IOPS, CPU
+-- share, the share of the time the disk flushes; tps_alt, the tps with the
+-- commits a flush carries held as measured, where the model moves them
+-- (with more clients the interval reaches down to it, with fewer or a higher
+-- cap up); or why the round cannot be predicted.
 CREATE OR REPLACE FUNCTION _predict_round(s walpressure.sweeps, r walpressure.steps, cap0 int, n0 int, c1 int, n1 int,
                                           delay_s float8, own float8,
                                           OUT tps float8, OUT tps_alt float8, OUT g float8, OUT commit_ms float8,
                                           OUT latency_ms float8, OUT write_iops float8, OUT cpu_share float8,
                                           OUT flush_busy float8, OUT fitted bool, OUT why text)
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    d float8 := (r.server_cpu_s + coalesce(r.client_cpu_s, 0)) / r.transactions;
-    g0 float8 := r.commits::float8 / r.wal_fsyncs;
-    k float8 := r.write_iops / r.wal_fsyncs_per_s;
-    f0 float8 := r.fsync_avg_ms / 1000;
-    f1 float8;
-    period1 float8;     -- the measured flush period, its flush's cost changed to f1
-    bound bool;
-    m record;
-BEGIN
-    -- the disk bound where its write IOPS were at 90% of the cap or more;
-    -- on the paced disk also where a WAL flush was in progress 90% of the
-    -- time or more (each flush costs its share of the cap there, and the
-    -- data's writes and a flush's own floor keep its write IOPS under the
-    -- cap while the flush never idles)
-    bound := r.write_iops >= 0.9 * cap0
-             OR (s.disk = 'paced' AND r.wal_fsyncs_per_s * r.fsync_avg_ms / 1000 >= 0.9);
-    -- above the measured cap a flush's cost falls toward the disk's own
-    -- time, which no flush of a throttled sweep whose disk bound showed
-    IF c1 > cap0 AND own IS NULL AND bound THEN
-        why := 'above the measured cap a flush''s cost falls toward the disk''s own flush time, and every flush of the sweep waited for the cap: that time was not seen';
-        RETURN;
-    END IF;
-    -- a flush's cost at the new cap: the disk's own time, and the rest (its
-    -- write IOs' share of the cap) scaled by the caps; never less than the
-    -- cap allows a cycle of its k write IOs (k / cap, the delay part of it),
-    -- less what the measured cycle fell short of that at the measured cap:
-    -- under the throttle a flush may have cost the disk's own time there,
-    -- the cap's tokens unspent, and spend them all at a lower cap
-    f1 := greatest(coalesce(own, 0) + greatest(f0 - coalesce(own, 0), 0) * cap0 / c1,
-                   k / c1 - delay_s - greatest(k / cap0 - delay_s - f0, 0));
-    SELECT * INTO m FROM walpressure._commit_model(r.clients, r.tps, r.commit_avg_ms / 1000, d, s.cpus, delay_s, f0,
-                                                     n1, f1);
-    fitted := m.fitted;
-    tps := m.tps;
-    -- the other bound where the model moves the commits a flush carries:
-    -- them held as measured (at most one per client), a flush every period
-    -- (the measured one, its cost changed), within what the CPUs allow
-    -- (no CPU time measured: no such limit, the bound the flushes' alone).
-    -- More clients carry more (the model grows them: the interval reaches
-    -- down to it); with fewer clients the model lowers them more than they
-    -- fell, and its tps read low with fewer clients and at a higher cap
-    -- (bench/predict: its cases fewer and tpcb-delay; the interval reaches
-    -- up to it)
-    period1 := greatest(1 / r.wal_fsyncs_per_s - f0, 0) + f1;
-    IF n1 > n0 THEN
-        tps_alt := least(m.tps, g0 / nullif(period1, 0));
-    ELSIF n1 < n0 OR c1 > cap0 THEN
-        tps_alt := greatest(m.tps, least(CASE WHEN d > 0 THEN s.cpus / d END, least(g0, n1) / nullif(period1, 0)));
-    END IF;
-    g := greatest(1, m.tps / nullif(m.flushes_per_s, 0));
-    write_iops := k * least(m.flushes_per_s, m.tps);
-    -- the share of the time the disk flushes: a cycle running, its flush part
-    flush_busy := m.busy * f1 / nullif(delay_s + f1, 0);
-    commit_ms := m.commit_s * 1000;
-    latency_ms := n1 / nullif(tps, 0) * 1000;
-    cpu_share := tps * d / s.cpus;
-END
-$$;
+AS 'MODULE_PATHNAME', 'wp_predict_round'
+LANGUAGE C STABLE;
 
 -- A prediction's figure over the rounds: the geometric mean and its 95%
 -- interval across them (t on the logarithms), the interval widened by the
