@@ -6,20 +6,17 @@
  *
  * An imported sweep is read by every view and function of the extension
  * (results, best and its ALTER SYSTEM line, report, plot), by roles that
- * did not make the document.  So its setting and the keys of its settings
- * must be ones a sweep can vary, every text that is one line in export()'s
- * output must be one line here (no control character reaches a terminal or
- * the SVG), every number must be one a step can measure (finite, bounded
- * both ways: zero or between 1e-9 (1e-100 for a spread) and 1e12 in size,
- * so that no ratio, square, logarithm or interval a reading takes of it can
- * overflow or underflow; counts not
- * negative, a statement's calls above zero), every value must be one of its
- * setting as the GUC machinery reads it (so within its limits), every step
- * must measure one of the sweep's values, every time must lie between 2000
- * and tomorrow, and the lists must be no longer than one sweep makes (its
- * steps, a window's samples each, the statements and standbys a step
- * records): what a reading of it costs is a real sweep's.  The first thing
- * that is not so is named in the error, with its path in the document.
+ * did not make the document.  Its shape (export()'s object, every text one
+ * line, every number one a step can measure, no list longer than a sweep
+ * makes) import_shape.c checks first.  Here, its sweep: its setting and the
+ * keys of its settings must be ones a sweep can vary, every value must be
+ * one of its setting as the GUC machinery reads it (so within its limits),
+ * every step must measure one of the sweep's values, every time must lie
+ * between 2000 and tomorrow, and the lists must be no longer than one sweep
+ * makes (its steps, a window's samples each, the statements and standbys a
+ * step records): what a reading of it costs is a real sweep's.  The first
+ * thing that is not so is named in the error, with its path in the
+ * document.
  *
  * What can be derived is not taken from the document: _import() sets each
  * step's value from the sweep's values by its position and the labels of
@@ -48,6 +45,7 @@
 
 #include "api/arguments.h"
 #include "api/import_check.h"
+#include "api/import_shape.h"
 #include "api/values.h"
 #include "common/text_check.h"
 #include "sweep/policy.h"
@@ -55,221 +53,8 @@
 #include "system/pgss.h"
 #include "system/walsenders.h"
 
-/* The most of a number: bytes (WAL, images) up to 1e15, anything else 1e12. */
-#define WP_IMPORT_MAX_BYTES		1e15
-#define WP_IMPORT_MAX_FIGURE	1e12
-/* The least of a number that is not zero: 1e-9 (a nanosecond in seconds). */
-#define WP_IMPORT_MIN_FIGURE	1e-9
-/*
- * The least of a spread (a key ending in stddev_ms) that is not zero: the
- * standard deviation of equal times is their rounding error, far below 1e-9
- * (pg_stat_statements computes it from a running variance), and 1e-100 is
- * still one whose square and whose ratio to any figure a reading takes
- * stay within float8.
- */
-#define WP_IMPORT_MIN_SPREAD	1e-100
-/* The most entries of one list: a sweep's samples at their most */
-#define WP_IMPORT_MAX_ROWS		1000000
-/* ... and of each list: its steps, samples, statements, standbys, rounds */
+/* The most entries of each list besides the steps: its samples at their most */
 #define WP_IMPORT_MAX_SAMPLES	1000000
-
-/* Text fields that hold lines (SQL, a script, an error, pgbench's words). */
-static const char *const wp_multiline_keys[] = {
-	"query", "script", "sql", "error", "discarded", "server_settings_restored"
-};
-
-/* Counts a step cannot have below zero (and calls, not even zero). */
-/* the objects of a server's settings: bounded as a server's are */
-static const char *const wp_settings_keys[] = {
-	"server", "settings", "server_settings", "server_originals", "origin"
-};
-
-#define WP_IMPORT_MAX_SETTINGS	2000
-
-static const char *const wp_count_keys[] = {
-	"transactions", "retries", "commits", "leaders", "wal_fsyncs", "wal_bytes",
-	"wal_records", "wal_fpi", "wal_buffers_full", "checkpoints_timed",
-	"checkpoints_requested", "fpi_bytes", "buffers_checkpoint", "buffers_clean",
-	"buffers_backend", "buffers_backend_fsync", "tps", "seconds", "server_seconds",
-	"rows", "total_ms", "mean_ms", "stddev_ms", "samples", "clients", "repeats",
-	"steps_total", "steps_done", "rate", "rate_achieved", "transactions_late",
-	"transactions_skipped", "latency_limit_ms", "f0_ms", "round", "pair", "commit_avg_ms",
-	"commit_p99_ms"
-};
-
-static void
-wp_refuse(const char *path, const char *why)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("this is not a sweep walpressure.export() made: %s %s", path, why),
-			 errhint("Give import() the JSON document SELECT walpressure.export(sweep_id); returned on the other server, unchanged.")));
-}
-
-static bool
-wp_key_in(const char *key, const char *const *keys, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(key, keys[i]) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The names of the result tables' number columns (read from the catalog as
- * the check starts): a member of the document under one of them must be a
- * JSON number, never a string that the column's input function would take
- * unchecked ('1e308', 'NaN', 'Infinity', '-5').
- */
-static List *wp_number_keys = NIL;
-
-static void
-wp_read_number_keys(void)
-{
-	wp_number_keys = NIL;
-	if (SPI_execute("SELECT DISTINCT a.attname::text FROM pg_catalog.pg_attribute a "
-					"JOIN pg_catalog.pg_class c ON c.oid = a.attrelid "
-					"JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-					"WHERE n.nspname = 'walpressure' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped "
-					"AND a.atttypid IN ('pg_catalog.int2'::pg_catalog.regtype, 'pg_catalog.int4'::pg_catalog.regtype, "
-					"'pg_catalog.int8'::pg_catalog.regtype, 'pg_catalog.float4'::pg_catalog.regtype, "
-					"'pg_catalog.float8'::pg_catalog.regtype, 'pg_catalog.numeric'::pg_catalog.regtype)",
-					true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the result tables' columns");
-	for (uint64 i = 0; i < SPI_processed; i++)
-		wp_number_keys = lappend(wp_number_keys,
-								 pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1)));
-}
-
-static bool
-wp_number_key(const char *key)
-{
-	ListCell   *lc;
-
-	if (key == NULL)
-		return false;
-	foreach(lc, wp_number_keys)
-		if (strcmp(key, (const char *) lfirst(lc)) == 0)
-			return true;
-	return false;
-}
-
-/* A string of the document: one line unless its key holds lines. */
-static void
-wp_check_text(const char *path, const char *key, const char *s, int len)
-{
-	bool		lines = key != NULL && wp_key_in(key, wp_multiline_keys, lengthof(wp_multiline_keys));
-
-	int32		c;
-
-	if (wp_number_key(key))
-		wp_refuse(path, "is a number written as text (a figure is a JSON number)");
-
-	if (len > WP_SQL_MAX)
-		wp_refuse(path, "is longer than any text a sweep records");
-	c = wp_text_unsafe(s, len, lines);
-	if (c >= 0)
-		wp_refuse(path, psprintf("holds a control or formatting character (U+%04X)", (unsigned) c));
-}
-
-/* A number of the document: finite, bounded, a count not negative. */
-static void
-wp_check_number(const char *path, const char *key, Numeric n)
-{
-	double		x;
-	int			klen = key ? strlen(key) : 0;
-	bool		bytes = klen >= 5 && strstr(key, "bytes") != NULL;
-	bool		spread = klen >= 9 && strcmp(key + klen - 9, "stddev_ms") == 0;
-
-	if (numeric_is_nan(n))
-		wp_refuse(path, "is not a number");
-	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(n)));
-	/* a query id is pg_stat_statements' 64-bit hash: any whole bigint */
-	if (key != NULL && strcmp(key, "queryid") == 0)
-	{
-		if (!isfinite(x) || x != floor(x) || fabs(x) > 9223372036854775808.0)
-			wp_refuse(path, "is not a query id (a whole number in bigint's range)");
-		return;
-	}
-	if (!isfinite(x) || fabs(x) > (bytes ? WP_IMPORT_MAX_BYTES : WP_IMPORT_MAX_FIGURE))
-		wp_refuse(path, "is beyond any figure a step measures");
-	if (spread && x != 0 && fabs(x) < WP_IMPORT_MIN_SPREAD)
-		wp_refuse(path, "is smaller than any spread a step measures (zero or at least 1e-100)");
-	if (!spread && x != 0 && fabs(x) < WP_IMPORT_MIN_FIGURE)
-		wp_refuse(path, "is smaller than any figure a step measures (zero or at least 1e-9)");
-	if (key != NULL && x < 0 && wp_key_in(key, wp_count_keys, lengthof(wp_count_keys)))
-		wp_refuse(path, "is negative");
-	/* a time (every key ending in _ms or _us) is never negative */
-	if (x < 0 && klen > 3 && (strcmp(key + klen - 3, "_ms") == 0 || strcmp(key + klen - 3, "_us") == 0))
-		wp_refuse(path, "is a negative time");
-	if (key != NULL && strcmp(key, "calls") == 0 && !(x > 0))
-		wp_refuse(path, "is not a positive number of calls");
-	/* what run_sweep takes: a cap of 1 IOPS or more, 1 client or more, a floor of 0 to its most */
-	if (key != NULL && (strcmp(key, "iops_cap") == 0 || strcmp(key, "clients") == 0) && x < 1)
-		wp_refuse(path, "is below 1, which run_sweep never records");
-	if (key != NULL && strcmp(key, "flush_floor_ms") == 0 && (x < 0 || x > WP_FLUSH_FLOOR_MAX_MS))
-		wp_refuse(path, psprintf("is not a flush floor run_sweep takes (0 to %.0f ms)", WP_FLUSH_FLOOR_MAX_MS));
-}
-
-/*
- * Every scalar of `v` and below: texts and numbers as above, containers no
- * longer than a sweep makes.
- */
-static void
-wp_check_tree(JsonbValue *v, const char *path, const char *key)
-{
-	switch (v->type)
-	{
-		case jbvString:
-			wp_check_text(path, key, v->val.string.val, v->val.string.len);
-			break;
-		case jbvNumeric:
-			wp_check_number(path, key, v->val.numeric);
-			break;
-		case jbvBinary:
-			{
-				JsonbIterator *it = JsonbIteratorInit(v->val.binary.data);
-				JsonbValue	e;
-				JsonbIteratorToken tok;
-				char	   *k = NULL;
-				int64		n = 0;
-				/* a server's settings are a few hundred, a sweep's rows many more */
-				int64		most = key != NULL && wp_key_in(key, wp_settings_keys, lengthof(wp_settings_keys))
-					? WP_IMPORT_MAX_SETTINGS : WP_IMPORT_MAX_ROWS;
-				/* each entry's key and path live as long as its check: memory stays the document's */
-				MemoryContext entry_cxt = AllocSetContextCreate(CurrentMemoryContext, "walpressure import check",
-																ALLOCSET_SMALL_SIZES);
-				MemoryContext old_cxt = MemoryContextSwitchTo(entry_cxt);
-
-				while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-				{
-					if (tok == WJB_KEY)
-					{
-						wp_check_text(path, NULL, e.val.string.val, e.val.string.len);
-						k = pnstrdup(e.val.string.val, e.val.string.len);
-						continue;
-					}
-					if (tok == WJB_ELEM || tok == WJB_VALUE)
-					{
-						CHECK_FOR_INTERRUPTS();
-						if (++n > most)
-							wp_refuse(path, most == WP_IMPORT_MAX_SETTINGS ? "has more entries than a server has settings"
-									  : "has more entries than a sweep makes");
-						wp_check_tree(&e, tok == WJB_VALUE ? psprintf("%s.%s", path, k) :
-									  psprintf("%s[" INT64_FORMAT "]", path, n - 1),
-									  tok == WJB_VALUE ? k : key);
-						MemoryContextReset(entry_cxt);
-						k = NULL;
-					}
-				}
-				MemoryContextSwitchTo(old_cxt);
-				MemoryContextDelete(entry_cxt);
-				break;
-			}
-		default:
-			break;
-	}
-}
 
 /* The member `key` of object `obj`, or NULL. */
 static JsonbValue *
@@ -287,7 +72,7 @@ wp_check_setting_name(const char *path, const char *name, bool config_key)
 	if (config_key && (strcmp(name, "batch_size") == 0 || strcmp(name, "round_trip_us") == 0 ||
 					   strcmp(name, "protocol") == 0 || strcmp(name, "sql") == 0))
 		return;
-	wp_refuse(path, psprintf("names \"%s\", which is not a setting a sweep varies", name));
+	wp_import_refuse(path, psprintf("names \"%s\", which is not a setting a sweep varies", name));
 }
 
 /*
@@ -300,12 +85,12 @@ wp_check_value(const char *path, const char *setting, const char *value)
 	char	   *why;
 
 	if (value == NULL)
-		wp_refuse(path, "is not a value");
+		wp_import_refuse(path, "is not a value");
 	if (strcmp(setting, "sql") == 0)
 		return;					/* the custom SQL: lines, checked as text */
 	why = wp_value_refusal(setting, value);
 	if (why != NULL)
-		wp_refuse(path, psprintf("is not a value of %s (%s)", setting, why));
+		wp_import_refuse(path, psprintf("is not a value of %s (%s)", setting, why));
 }
 
 /*
@@ -321,7 +106,7 @@ wp_check_config(const char *path, JsonbContainer *cfg)
 	char	   *key = NULL;
 
 	if (!JsonContainerIsObject(cfg))
-		wp_refuse(path, "is not a JSON object of settings");
+		wp_import_refuse(path, "is not a JSON object of settings");
 	it = JsonbIteratorInit(cfg);
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 		if (tok == WJB_KEY)
@@ -332,7 +117,7 @@ wp_check_config(const char *path, JsonbContainer *cfg)
 		else if (tok == WJB_VALUE)
 		{
 			if (e.type == jbvBinary)
-				wp_refuse(path, "sets a setting to something that is not one value");
+				wp_import_refuse(path, "sets a setting to something that is not one value");
 			wp_check_value(psprintf("%s.%s", path, key), key, wp_jsonb_text(&e));
 		}
 }
@@ -356,11 +141,11 @@ wp_check_position(JsonbContainer *obj, const char *path, const char *key, const 
 	if (v == NULL || v->type == jbvNull)
 	{
 		if (required)
-			wp_refuse(psprintf("%s.%s", path, key), "is missing");
+			wp_import_refuse(psprintf("%s.%s", path, key), "is missing");
 		return;
 	}
 	if (v->type != jbvNumeric || !wp_position_in(v->val.numeric, lo, hi))
-		wp_refuse(psprintf("%s.%s", path, key),
+		wp_import_refuse(psprintf("%s.%s", path, key),
 				  psprintf("is not %s (a whole number from %d to %d)", what, lo, hi));
 }
 
@@ -375,7 +160,7 @@ wp_check_disk(JsonbContainer *obj, const char *path)
 		return;
 	if (v->type != jbvString ||
 		!wp_disk_model_from_name(pnstrdup(v->val.string.val, v->val.string.len), &model))
-		wp_refuse(psprintf("%s.disk", path), "is not a disk walpressure models (paced, throttle)");
+		wp_import_refuse(psprintf("%s.disk", path), "is not a disk walpressure models (paced, throttle)");
 }
 
 /* Member `key` of `obj`: absent, null, or a time between 2000 and tomorrow. */
@@ -388,14 +173,14 @@ wp_check_time(JsonbContainer *obj, const char *path, const char *key)
 	if (v == NULL || v->type == jbvNull)
 		return;
 	if (v->type != jbvString)
-		wp_refuse(psprintf("%s.%s", path, key), "is not a time");
+		wp_import_refuse(psprintf("%s.%s", path, key), "is not a time");
 	t = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
 												CStringGetDatum(pnstrdup(v->val.string.val, v->val.string.len)),
 												ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
 	/* 0 is 2000-01-01, PostgreSQL's epoch */
 	if (TIMESTAMP_NOT_FINITE(t) || t < 0 ||
 		t > GetCurrentTransactionStartTimestamp() + USECS_PER_DAY)
-		wp_refuse(psprintf("%s.%s", path, key), "is not a time between 2000 and tomorrow");
+		wp_import_refuse(psprintf("%s.%s", path, key), "is not a time between 2000 and tomorrow");
 }
 
 /* The length of the array member `key` of the document (0 when absent). */
@@ -423,7 +208,7 @@ wp_check_vals(JsonbContainer *sweep, const char *setting)
 	int			nvals = 0;
 
 	if (v == NULL || v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
-		wp_refuse("$.sweep.vals", "is not an array");
+		wp_import_refuse("$.sweep.vals", "is not an array");
 	it = JsonbIteratorInit(v->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 	{
@@ -434,23 +219,23 @@ wp_check_vals(JsonbContainer *sweep, const char *setting)
 			continue;
 		path = psprintf("$.sweep.vals[%d]", nvals);
 		if (++nvals > WP_MAX_VALUES)
-			wp_refuse("$.sweep.vals", "has more values than a sweep takes");
+			wp_import_refuse("$.sweep.vals", "has more values than a sweep takes");
 		if (e.type != jbvString || e.val.string.len >= WP_VALUE_MAX)
-			wp_refuse(path, "is not a value a sweep takes");
+			wp_import_refuse(path, "is not a value a sweep takes");
 		text = pnstrdup(e.val.string.val, e.val.string.len);
 		if (strcmp(setting, "settings") == 0)
 		{
 			Jsonb	   *cfg = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 
 			if (!JB_ROOT_IS_OBJECT(cfg) || JB_ROOT_IS_SCALAR(cfg))
-				wp_refuse(path, "is not a JSON object of settings");
+				wp_import_refuse(path, "is not a JSON object of settings");
 			wp_check_config(path, &cfg->root);
 		}
 		else
 			wp_check_value(path, setting, text);
 	}
 	if (nvals == 0)
-		wp_refuse("$.sweep.vals", "is empty");
+		wp_import_refuse("$.sweep.vals", "is empty");
 	return nvals;
 }
 
@@ -470,7 +255,7 @@ wp_check_steps(Jsonb *doc, int nvals)
 	if (v == NULL || v->type != jbvBinary)
 		return 0;
 	if (JsonContainerSize(v->val.binary.data) > WP_STEPS_MAX)
-		wp_refuse("$.steps", psprintf("has more steps than a sweep makes (%d)", WP_STEPS_MAX));
+		wp_import_refuse("$.steps", psprintf("has more steps than a sweep makes (%d)", WP_STEPS_MAX));
 	it = JsonbIteratorInit(v->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 	{
@@ -480,7 +265,7 @@ wp_check_steps(Jsonb *doc, int nvals)
 			continue;
 		path = psprintf("$.steps[" INT64_FORMAT "]", n++);
 		if (e.type != jbvBinary || !JsonContainerIsObject(e.val.binary.data))
-			wp_refuse(path, "is not a step");
+			wp_import_refuse(path, "is not a step");
 		wp_check_position(e.val.binary.data, path, "value_pos", "the position of one of the values", 1, nvals, true);
 		wp_check_position(e.val.binary.data, path, "step", "a step of a sweep", 1, WP_STEPS_MAX, true);
 		wp_check_position(e.val.binary.data, path, "repeat", "a round of a sweep", 1, WP_STEPS_MAX, true);
@@ -511,16 +296,16 @@ wp_check_sizes(Jsonb *doc, JsonbContainer *sweep, int64 nsteps)
 		window_s = iv->time / (double) USECS_PER_SEC + (iv->day + iv->month * 30.0) * SECS_PER_DAY;
 	}
 	if (!(window_s > 0 && window_s <= WP_DURATION_MAX_S))
-		wp_refuse("$.sweep.duration", "is not a window a sweep takes");
+		wp_import_refuse("$.sweep.duration", "is not a window a sweep takes");
 	samples = (int64) Min((double) WP_IMPORT_MAX_SAMPLES, nsteps * (ceil(window_s) + 2));
 	if (wp_array_length(doc, "step_samples") > samples)
-		wp_refuse("$.step_samples", psprintf("has more samples than its steps make (" INT64_FORMAT ")", samples));
+		wp_import_refuse("$.step_samples", psprintf("has more samples than its steps make (" INT64_FORMAT ")", samples));
 	if (wp_array_length(doc, "step_statements") > nsteps * WP_STMT_TOP)
-		wp_refuse("$.step_statements", "has more statements than its steps record");
+		wp_import_refuse("$.step_statements", "has more statements than its steps record");
 	if (wp_array_length(doc, "step_replication") > nsteps * WP_STANDBYS_MAX)
-		wp_refuse("$.step_replication", "has more standbys than its steps record");
+		wp_import_refuse("$.step_replication", "has more standbys than its steps record");
 	if (wp_array_length(doc, "search_rounds") > Max(nsteps, 1))
-		wp_refuse("$.search_rounds", "has more rounds than its steps make");
+		wp_import_refuse("$.search_rounds", "has more rounds than its steps make");
 }
 
 /*
@@ -529,7 +314,6 @@ wp_check_sizes(Jsonb *doc, JsonbContainer *sweep, int64 nsteps)
 void
 wp_import_check(Jsonb *doc)
 {
-	JsonbValue	root;
 	JsonbValue *sweep;
 	JsonbContainer *s;
 	JsonbValue *v;
@@ -538,23 +322,17 @@ wp_import_check(Jsonb *doc)
 	int64		nsteps;
 	bool		is_search;
 
-	if (!JB_ROOT_IS_OBJECT(doc) || JB_ROOT_IS_SCALAR(doc))
-		wp_refuse("the document", "is not a JSON object");
-	root.type = jbvBinary;
-	root.val.binary.data = &doc->root;
-	root.val.binary.len = VARSIZE(doc) - VARHDRSZ;
-	wp_read_number_keys();
-	wp_check_tree(&root, "$", NULL);
+	wp_import_scalars_check(doc);
 
 	sweep = wp_member(&doc->root, "sweep");
 	if (sweep == NULL || sweep->type != jbvBinary || !JsonContainerIsObject(sweep->val.binary.data))
-		wp_refuse("$.sweep", "is missing");
+		wp_import_refuse("$.sweep", "is missing");
 	s = sweep->val.binary.data;
 
 	/* what it varied, and its values */
 	v = wp_member(s, "setting");
 	if (v == NULL || v->type != jbvString)
-		wp_refuse("$.sweep.setting", "is missing");
+		wp_import_refuse("$.sweep.setting", "is missing");
 	setting = pnstrdup(v->val.string.val, v->val.string.len);
 	if (strcmp(setting, "settings") != 0)
 		wp_check_setting_name("$.sweep.setting", setting, false);
@@ -568,12 +346,12 @@ wp_import_check(Jsonb *doc)
 	v = wp_member(s, "search");
 	if (v != NULL && v->type != jbvNull &&
 		(v->type != jbvString || v->val.string.len != 6 || strncmp(v->val.string.val, "golden", 6) != 0))
-		wp_refuse("$.sweep.search", "is not a search walpressure runs (golden)");
+		wp_import_refuse("$.sweep.search", "is not a search walpressure runs (golden)");
 	/* what a search found: one of its values, which best starts from */
 	is_search = v != NULL && v->type != jbvNull;
 	v = wp_member(s, "search_found");
 	if (v != NULL && v->type != jbvNull && !is_search)
-		wp_refuse("$.sweep.search_found", "is set on a sweep that is not a search");
+		wp_import_refuse("$.sweep.search_found", "is set on a sweep that is not a search");
 	wp_check_position(s, "$.sweep", "search_found", "the position of one of the sweep's values", 1, nvals, false);
 
 	/* the settings it fixed */
@@ -581,7 +359,7 @@ wp_import_check(Jsonb *doc)
 	if (v != NULL && v->type == jbvBinary)
 		wp_check_config("$.sweep.settings", v->val.binary.data);
 	else if (v != NULL && v->type != jbvNull)
-		wp_refuse("$.sweep.settings", "is not a JSON object");
+		wp_import_refuse("$.sweep.settings", "is not a JSON object");
 
 	/* when: the times delete_sweeps and the readings go by */
 	wp_check_time(s, "$.sweep", "started_at");

@@ -205,6 +205,13 @@ wp_commit_model_check(int clients, int new_clients, const double figures[7])
 	}
 }
 
+/* A row of `desc`: `values` where `nulls` is false, NULL elsewhere */
+static Datum
+wp_row_of(TupleDesc desc, Datum *values, bool *nulls)
+{
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls));
+}
+
 /*
  * _commit_model(clients, tps, commit_s, cpu_demand, cpus, delay_s, flush_s,
  * new_clients, new_flush_s): the loop of group_commit.c fitted to one step
@@ -243,7 +250,7 @@ wp_commit_model(PG_FUNCTION_ARGS)
 	values[3] = Float8GetDatum(out.busy);
 	values[4] = Float8GetDatum(out.flushes_per_s);
 	values[5] = BoolGetDatum(out.fitted);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	return wp_row_of(desc, values, nulls);
 }
 
 /* Field `name` of composite `t` as a float8 (its type int4, int8 or float8), or NAN when NULL. */
@@ -277,6 +284,42 @@ wp_div0_check(double divisor)
 }
 
 /*
+ * A round's figures, from its step's row `r` and its sweep's `s`, into
+ * *round: false where one it needs is NULL or NaN.
+ */
+static bool
+wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
+{
+	bool		isnull;
+	Datum		disk;
+
+	round->clients = DatumGetInt32(GetAttributeByName(r, "clients", &isnull));
+	if (isnull)
+		return false;
+	round->tps = wp_field(r, "tps", FLOAT8OID);
+	round->commit_avg_ms = wp_field(r, "commit_avg_ms", FLOAT8OID);
+	round->server_cpu_s = wp_field(r, "server_cpu_s", FLOAT8OID);
+	round->client_cpu_s = wp_field(r, "client_cpu_s", FLOAT8OID);
+	if (isnan(round->client_cpu_s))
+		round->client_cpu_s = 0;
+	round->transactions = wp_field(r, "transactions", INT8OID);
+	round->commits = wp_field(r, "commits", INT8OID);
+	round->wal_fsyncs = wp_field(r, "wal_fsyncs", INT8OID);
+	round->write_iops = wp_field(r, "write_iops", FLOAT8OID);
+	round->wal_fsyncs_per_s = wp_field(r, "wal_fsyncs_per_s", FLOAT8OID);
+	round->fsync_avg_ms = wp_field(r, "fsync_avg_ms", FLOAT8OID);
+	round->cpus = wp_field(s, "cpus", INT4OID);
+	disk = GetAttributeByName(s, "disk", &isnull);
+	round->paced = !isnull && strcmp(TextDatumGetCString(disk), "paced") == 0;
+	if (isnan(round->tps) || isnan(round->commit_avg_ms) || isnan(round->server_cpu_s) ||
+		isnan(round->transactions) || isnan(round->commits) || isnan(round->wal_fsyncs) ||
+		isnan(round->write_iops) || isnan(round->wal_fsyncs_per_s) || isnan(round->fsync_avg_ms) ||
+		isnan(round->cpus))
+		return false;
+	return true;
+}
+
+/*
  * _predict_round(s sweeps, r steps, cap0, n0, c1, n1, delay_s, own): one
  * round's prediction for a value of sweep s at cap c1 with n1 clients
  * (sweep/predict_round.c), or why it is not made; _predict calls it once a
@@ -289,49 +332,21 @@ wp_predict_round(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	Datum		values[10];
 	bool		nulls[10];
-	HeapTupleHeader s;
-	HeapTupleHeader r;
 	WpPrRound	round;
 	WpPrAt		at;
-	WpGcStep	step;
+	WpPrFit		fit;
 	WpPrOut		out;
-	double		f1;
 	double		figs[7];
 	const char *why;
-	bool		isnull;
-	Datum		disk;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "_predict_round must return a composite");
 	memset(nulls, true, sizeof(nulls));
 	for (int i = 0; i < 7; i++)
 		if (PG_ARGISNULL(i))
-			PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
-	s = PG_GETARG_HEAPTUPLEHEADER(0);
-	r = PG_GETARG_HEAPTUPLEHEADER(1);
-	round.clients = DatumGetInt32(GetAttributeByName(r, "clients", &isnull));
-	if (isnull)
-		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
-	round.tps = wp_field(r, "tps", FLOAT8OID);
-	round.commit_avg_ms = wp_field(r, "commit_avg_ms", FLOAT8OID);
-	round.server_cpu_s = wp_field(r, "server_cpu_s", FLOAT8OID);
-	round.client_cpu_s = wp_field(r, "client_cpu_s", FLOAT8OID);
-	if (isnan(round.client_cpu_s))
-		round.client_cpu_s = 0;
-	round.transactions = wp_field(r, "transactions", INT8OID);
-	round.commits = wp_field(r, "commits", INT8OID);
-	round.wal_fsyncs = wp_field(r, "wal_fsyncs", INT8OID);
-	round.write_iops = wp_field(r, "write_iops", FLOAT8OID);
-	round.wal_fsyncs_per_s = wp_field(r, "wal_fsyncs_per_s", FLOAT8OID);
-	round.fsync_avg_ms = wp_field(r, "fsync_avg_ms", FLOAT8OID);
-	round.cpus = wp_field(s, "cpus", INT4OID);
-	disk = GetAttributeByName(s, "disk", &isnull);
-	round.paced = !isnull && strcmp(TextDatumGetCString(disk), "paced") == 0;
-	if (isnan(round.tps) || isnan(round.commit_avg_ms) || isnan(round.server_cpu_s) ||
-		isnan(round.transactions) || isnan(round.commits) || isnan(round.wal_fsyncs) ||
-		isnan(round.write_iops) || isnan(round.wal_fsyncs_per_s) || isnan(round.fsync_avg_ms) ||
-		isnan(round.cpus))
-		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+			return wp_row_of(desc, values, nulls);
+	if (!wp_round_read(PG_GETARG_HEAPTUPLEHEADER(0), PG_GETARG_HEAPTUPLEHEADER(1), &round))
+		return wp_row_of(desc, values, nulls);
 	at.cap0 = PG_GETARG_INT32(2);
 	at.n0 = PG_GETARG_INT32(3);
 	at.c1 = PG_GETARG_INT32(4);
@@ -343,25 +358,25 @@ wp_predict_round(PG_FUNCTION_ARGS)
 	wp_div0_check(round.transactions);
 	wp_div0_check(round.wal_fsyncs);
 	wp_div0_check(round.wal_fsyncs_per_s);
-	why = wp_pr_begin(&round, &at, &step, &f1);
+	why = wp_pr_begin(&round, &at, &fit);
 	if (why != NULL)
 	{
 		values[9] = CStringGetTextDatum(why);
 		nulls[9] = false;
-		PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+		return wp_row_of(desc, values, nulls);
 	}
 	wp_div0_check(at.c1);
 	wp_div0_check(at.cap0);
 	/* the loop's figures, checked as _commit_model checks them */
-	figs[0] = step.tps;
-	figs[1] = step.commit_s;
-	figs[2] = step.cpu_demand;
-	figs[3] = step.cpus;
-	figs[4] = step.delay;
-	figs[5] = step.flush_s;
-	figs[6] = f1;
-	wp_commit_model_check(step.clients, at.n1, figs);
-	wp_pr_finish(&round, &at, &step, f1, &out);
+	figs[0] = fit.step.tps;
+	figs[1] = fit.step.commit_s;
+	figs[2] = fit.step.cpu_demand;
+	figs[3] = fit.step.cpus;
+	figs[4] = fit.step.delay;
+	figs[5] = fit.step.flush_s;
+	figs[6] = fit.f1;
+	wp_commit_model_check(fit.step.clients, at.n1, figs);
+	wp_pr_finish(&round, &at, &fit, &out);
 
 	{
 		double		o[8] = {out.tps, out.tps_alt, out.g, out.commit_ms, out.latency_ms, out.write_iops,
@@ -375,5 +390,5 @@ wp_predict_round(PG_FUNCTION_ARGS)
 	}
 	values[8] = BoolGetDatum(out.fitted);
 	nulls[8] = false;
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	return wp_row_of(desc, values, nulls);
 }

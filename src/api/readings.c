@@ -27,6 +27,7 @@
 #include "utils/tuplestore.h"
 
 #include "api/import_check.h"
+#include "api/import_shape.h"
 #include "api/values.h"
 #include "common/safe_spi.h"
 #include "coordinator/row_writer.h"
@@ -168,33 +169,6 @@ wp_compare(PG_FUNCTION_ARGS)
 }
 
 /*
- * Is `doc` a document export() made: an object of its format and version (1,
- * as ->> reads it: the number or the string), its sweep an object, its steps
- * and samples arrays?  What they hold wp_import_check checks after.
- */
-static bool
-wp_is_export(Jsonb *doc)
-{
-	static const char *const keys[] = {"format", "format_version", "sweep", "steps", "step_samples"};
-	JsonbValue *v[lengthof(keys)];
-	char	   *format;
-	char	   *version;
-
-	if (!JB_ROOT_IS_OBJECT(doc) || JB_ROOT_IS_SCALAR(doc))
-		return false;
-	for (int i = 0; i < lengthof(keys); i++)
-		if ((v[i] = getKeyJsonValueFromContainer(&doc->root, keys[i], strlen(keys[i]), NULL)) == NULL)
-			return false;
-	for (int i = 2; i < lengthof(keys); i++)
-		if (v[i]->type != jbvBinary ||
-			(i == 2 ? !JsonContainerIsObject(v[i]->val.binary.data) : !JsonContainerIsArray(v[i]->val.binary.data)))
-			return false;
-	format = wp_jsonb_text(v[0]);
-	version = wp_jsonb_text(v[1]);
-	return format != NULL && strcmp(format, "walpressure sweep") == 0 && version != NULL && strcmp(version, "1") == 0;
-}
-
-/*
  * import(sweep jsonb) returns bigint: a document export() made, as a new
  * sweep of this database.  Refused plainly when it is not one; checked as
  * the caller, then written as the extension's owner (the caller needs only
@@ -212,7 +186,7 @@ wp_import(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	nest = wp_safe_path_begin();
-	if (!wp_is_export(DatumGetJsonbP(doc)))
+	if (!wp_import_is_export(DatumGetJsonbP(doc)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("this is not a sweep walpressure.export() made"),

@@ -63,13 +63,15 @@ wp_pr_div(double x, double y)
 }
 
 /*
- * The model's inputs for round `r` at `at`: *step (the loop to fit) and *f1
- * (a flush's cost there).  Returns why the round is not predicted, or NULL.
+ * The model's inputs for round `r` at `at`, into *fit: the loop to fit, a
+ * flush's cost there, and the round's write IOs and commits a flush.
+ * Returns why the round is not predicted, or NULL.
  * at->cap0 and at->c1 above 0 unless refused (the caller checks them after).
  */
 const char *
-wp_pr_begin(const WpPrRound *r, const WpPrAt *at, WpGcStep *step, double *f1)
+wp_pr_begin(const WpPrRound *r, const WpPrAt *at, WpPrFit *fit)
 {
+	WpGcStep   *step = &fit->step;
 	double		d = (r->server_cpu_s + r->client_cpu_s) / r->transactions;
 	double		k = r->write_iops / r->wal_fsyncs_per_s;
 	double		f0 = r->fsync_avg_ms / 1000;
@@ -86,14 +88,16 @@ wp_pr_begin(const WpPrRound *r, const WpPrAt *at, WpGcStep *step, double *f1)
 	 */
 	bound = r->write_iops >= (9.0 * at->cap0) / 10.0
 		|| (r->paced && r->wal_fsyncs_per_s * r->fsync_avg_ms / 1000 >= 0.9);
-	*f1 = NAN;
-	memset(step, 0, sizeof(WpGcStep));
+	memset(fit, 0, sizeof(WpPrFit));
+	fit->f1 = NAN;
+	fit->k = k;
+	fit->g0 = r->commits / r->wal_fsyncs;
 	if (at->c1 > at->cap0 && isnan(at->own) && bound)
 		return "above the measured cap a flush's cost falls toward the disk's own flush time, and every flush of the sweep waited for the cap: that time was not seen";
 	if (at->cap0 == 0 || at->c1 == 0)
 		return NULL;			/* the caller refuses it */
-	*f1 = wp_pr_greatest(own + wp_pr_greatest(f0 - own, 0) * at->cap0 / at->c1,
-						 k / at->c1 - at->delay_s - wp_pr_greatest(k / at->cap0 - at->delay_s - f0, 0));
+	fit->f1 = wp_pr_greatest(own + wp_pr_greatest(f0 - own, 0) * at->cap0 / at->c1,
+							 k / at->c1 - at->delay_s - wp_pr_greatest(k / at->cap0 - at->delay_s - f0, 0));
 	step->clients = r->clients;
 	step->tps = r->tps;
 	step->commit_s = r->commit_avg_ms / 1000;
@@ -105,20 +109,21 @@ wp_pr_begin(const WpPrRound *r, const WpPrAt *at, WpGcStep *step, double *f1)
 }
 
 /*
- * The round's prediction: the loop of `step` run with at->n1 clients and a
- * flush costing f1 (wp_pr_begin's), and what follows from it, into *out.
+ * The round's prediction: the loop of fit->step run with at->n1 clients and a
+ * flush costing fit->f1 (wp_pr_begin's), and what follows from it, into *out.
  */
 void
-wp_pr_finish(const WpPrRound *r, const WpPrAt *at, const WpGcStep *step, double f1, WpPrOut *out)
+wp_pr_finish(const WpPrRound *r, const WpPrAt *at, const WpPrFit *fit, WpPrOut *out)
 {
 	WpGcOut		m;
-	double		d = step->cpu_demand;
-	double		g0 = r->commits / r->wal_fsyncs;
-	double		k = r->write_iops / r->wal_fsyncs_per_s;
-	double		f0 = step->flush_s;
+	double		d = fit->step.cpu_demand;
+	double		g0 = fit->g0;
+	double		k = fit->k;
+	double		f0 = fit->step.flush_s;
+	double		f1 = fit->f1;
 	double		period1;		/* the measured flush period, its flush's cost changed to f1 */
 
-	(void) wp_gc_predict(step, at->n1, f1, &m);
+	(void) wp_gc_predict(&fit->step, at->n1, f1, &m);
 	out->fitted = m.fitted;
 	out->tps = m.tps;
 	period1 = wp_pr_greatest(1 / r->wal_fsyncs_per_s - f0, 0) + f1;

@@ -57,8 +57,16 @@ typedef struct WpPrOut
 	bool		fitted;
 } WpPrOut;
 
-extern const char *wp_pr_begin(const WpPrRound *r, const WpPrAt *at, WpGcStep *step, double *f1);
-extern void wp_pr_finish(const WpPrRound *r, const WpPrAt *at, const WpGcStep *step, double f1,
-						 WpPrOut *out);
+/* What wp_pr_begin derives from the round for wp_pr_finish. */
+typedef struct WpPrFit
+{
+	WpGcStep	step;			/* the measured step, as the loop takes it */
+	double		f1;				/* a flush's cost at the new cap, seconds; NAN: none */
+	double		k;				/* write IOs a flush cycle cost */
+	double		g0;				/* commits a flush carried */
+} WpPrFit;
+
+extern const char *wp_pr_begin(const WpPrRound *r, const WpPrAt *at, WpPrFit *fit);
+extern void wp_pr_finish(const WpPrRound *r, const WpPrAt *at, const WpPrFit *fit, WpPrOut *out);
 
 #endif							/* WALPRESSURE_PREDICT_ROUND_H */

@@ -28,11 +28,12 @@ run(const WpPrRound *r, int cap0, int n0, int c1, int n1, double delay_s, double
 	double *f1)
 {
 	WpPrAt		at = {.cap0 = cap0, .n0 = n0, .c1 = c1, .n1 = n1, .delay_s = delay_s, .own = own};
-	WpGcStep	gc;
-	const char *why = wp_pr_begin(r, &at, &gc, f1);
+	WpPrFit		fit;
+	const char *why = wp_pr_begin(r, &at, &fit);
 
+	*f1 = fit.f1;
 	if (why == NULL)
-		wp_pr_finish(r, &at, &gc, *f1, out);
+		wp_pr_finish(r, &at, &fit, out);
 	return why;
 }
 
