@@ -189,4 +189,64 @@ END
 $$;
 RESET statement_timeout;
 
+-- predict()'s round (_predict_round, C) takes a sweep's and a step's rows,
+-- which a caller can craft: a NULL or NaN figure gives a row of NULLs, an
+-- infinite one an error, a zero divisor SQL's error, and every figure that
+-- reaches the model's loop
+-- its check (finite, 0 or more, tps, a commit's time and the CPUs above 0,
+-- at most 1e12, 1 to 100000 clients); nothing else, and never a crash
+CREATE FUNCTION pg_temp.round_of(step jsonb, cap0 int, n0 int, c1 int, n1 int, cpus int,
+                                 delay_s float8 DEFAULT 0, own float8 DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    p record;
+BEGIN
+    SELECT * INTO p
+    FROM walpressure._predict_round(jsonb_populate_record(NULL::walpressure.sweeps,
+                                                          jsonb_build_object('cpus', cpus, 'disk', 'paced')),
+                                    jsonb_populate_record(NULL::walpressure.steps,
+                                                          '{"clients": 10, "tps": 2000, "commit_avg_ms": 3,
+                                                            "server_cpu_s": 5, "client_cpu_s": 1,
+                                                            "transactions": 20000, "commits": 20000,
+                                                            "wal_fsyncs": 4000, "write_iops": 800,
+                                                            "wal_fsyncs_per_s": 400, "fsync_avg_ms": 2}'::jsonb
+                                                          || step),
+                                    cap0, n0, c1, n1, delay_s, own);
+    RETURN CASE WHEN p.tps IS NULL AND p.why IS NULL THEN 'a row of NULLs'
+                WHEN p.why IS NOT NULL THEN 'not predicted: ' || p.why
+                ELSE format('predicted, %s tps', round(p.tps::numeric)) END;
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END
+$$;
+SELECT what, pg_temp.round_of(step, cap0, n0, c1, n1, cpus) AS answer
+FROM (VALUES ('the step as measured', '{}'::jsonb, 1000, 10, 1000, 10, 2),
+             ('at half the cap', '{}', 1000, 10, 500, 10, 2),
+             ('tps NULL', '{"tps": null}', 1000, 10, 500, 10, 2),
+             ('tps NaN', '{"tps": "NaN"}', 1000, 10, 500, 10, 2),
+             ('fsync_avg_ms NaN', '{"fsync_avg_ms": "NaN"}', 1000, 10, 500, 10, 2),
+             ('no transactions', '{"transactions": 0}', 1000, 10, 500, 10, 2),
+             ('no WAL flushes', '{"wal_fsyncs": 0}', 1000, 10, 500, 10, 2),
+             ('no WAL flushes a second', '{"wal_fsyncs_per_s": 0}', 1000, 10, 500, 10, 2),
+             ('a new cap of 0', '{}', 1000, 10, 0, 10, 2),
+             ('a measured cap of 0', '{}', 0, 10, 500, 10, 2),
+             ('a negative new cap', '{}', 1000, 10, -500, 10, 2),
+             ('tps of 1e300', '{"tps": 1e300}', 1000, 10, 500, 10, 2),
+             ('tps Infinity', '{"tps": "Infinity"}', 1000, 10, 500, 10, 2),
+             ('write IOPS Infinity', '{"write_iops": "Infinity"}', 1000, 10, 500, 10, 2),
+             ('a commit time of Infinity', '{"commit_avg_ms": "Infinity"}', 1000, 10, 500, 10, 2),
+             ('server CPU -Infinity', '{"server_cpu_s": "-Infinity"}', 1000, 10, 500, 10, 2),
+             ('flushes a second Infinity', '{"wal_fsyncs_per_s": "Infinity"}', 1000, 10, 500, 10, 2),
+             ('write IOPS 1e300', '{"write_iops": 1e300}', 1000, 10, 500, 10, 2),
+             ('a negative flush time', '{"fsync_avg_ms": -2}', 1000, 10, 500, 10, 2),
+             ('no CPUs', '{}', 1000, 10, 500, 10, 0),
+             ('no clients', '{"clients": 0}', 1000, 10, 500, 10, 2),
+             ('a million clients asked', '{}', 1000, 10, 500, 1000000, 2),
+             ('no clients asked', '{}', 1000, 10, 500, 0, 2)) AS c(what, step, cap0, n0, c1, n1, cpus);
+SELECT what, pg_temp.round_of('{}', 1000, 10, c1, 10, 2, delay_s, own) AS answer
+FROM (VALUES ('commit_delay NaN', 500, 'NaN'::float8, NULL::float8),
+             ('commit_delay Infinity', 500, 'Infinity', NULL),
+             ('the disk''s own time Infinity', 2000, 0, 'Infinity'),
+             ('the disk''s own time -1 s', 2000, 0, -1)) AS c(what, c1, delay_s, own);
+
 DELETE FROM walpressure.sweeps WHERE sweep_id >= 2101;

@@ -285,7 +285,8 @@ wp_div0_check(double divisor)
 
 /*
  * A round's figures, from its step's row `r` and its sweep's `s`, into
- * *round: false where one it needs is NULL or NaN.
+ * *round: false where one it needs is NULL or NaN; an infinite one is
+ * refused.
  */
 static bool
 wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
@@ -316,6 +317,14 @@ wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
 		isnan(round->write_iops) || isnan(round->wal_fsyncs_per_s) || isnan(round->fsync_avg_ms) ||
 		isnan(round->cpus))
 		return false;
+	/* a crafted row's infinity would pass the loop's check as a NaN: refused */
+	if (isinf(round->tps) || isinf(round->commit_avg_ms) || isinf(round->server_cpu_s) ||
+		isinf(round->client_cpu_s) || isinf(round->write_iops) ||
+		isinf(round->wal_fsyncs_per_s) || isinf(round->fsync_avg_ms))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("_predict_round: a step's figures must be finite"),
+				 errhint("walpressure.predict() calls it with a sweep's steps; call predict().")));
 	return true;
 }
 
@@ -324,7 +333,9 @@ wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
  * round's prediction for a value of sweep s at cap c1 with n1 clients
  * (sweep/predict_round.c), or why it is not made; _predict calls it once a
  * round, after its refusals.  A NULL among what it needs gives a row of
- * NULLs.
+ * NULLs; an infinite figure or a negative time of the disk's own is
+ * refused, and every figure that reaches the loop is checked as
+ * _commit_model checks its own.
  */
 Datum
 wp_predict_round(PG_FUNCTION_ARGS)
@@ -353,6 +364,11 @@ wp_predict_round(PG_FUNCTION_ARGS)
 	at.n1 = PG_GETARG_INT32(5);
 	at.delay_s = PG_GETARG_FLOAT8(6);
 	at.own = PG_ARGISNULL(7) ? NAN : PG_GETARG_FLOAT8(7);
+	if (at.own < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("_predict_round: the disk's own flush time must be NULL or 0 or more, not %g", at.own),
+				 errhint("walpressure.predict() calls it with the disk's measured time; call predict().")));
 
 	/* where the PL/pgSQL version divided by zero, the same error */
 	wp_div0_check(round.transactions);
