@@ -104,6 +104,13 @@ function mean(x, n,    i, s) {
 	return s / n
 }
 
+# the geometric mean of x[1..n]'s figures above 0 ("" when none is)
+function gmean(x, n,    i, k, s) {
+	for (i = 1; i <= n; i++)
+		if (x[i] > 0) { k++; s += log(x[i]) }
+	return k ? exp(s / k) : ""
+}
+
 function stddev(x, n,    i, m, s) {
 	if (n < 2) return ""
 	m = mean(x, n)
