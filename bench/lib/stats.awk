@@ -206,6 +206,21 @@ function paired_verdict(R) {
 	return "1 inside the interval"
 }
 
+# R's interval against a margin of m% each way, as _decide reads one:
+# "within" (the whole interval between 1 / (1 + m/100) and 1 + m/100:
+# _decide's equivalent, unless the interval also excludes 1, which _decide
+# reads first as faster or slower), "beyond" (the whole interval outside them), "across"
+# (the interval reaches over a bound: undecided at this margin), "no
+# interval (one round)", "no figures".
+function paired_margin(R, m,    b) {
+	if (R["n"] == 0) return "no figures"
+	if (R["lo"] == "") return "no interval (one round)"
+	b = 1 + m / 100
+	if (log(R["lo"]) >= -log(b) && log(R["hi"]) <= log(b)) return "within"
+	if (R["hi"] < 1 / b || R["lo"] > b) return "beyond"
+	return "across"
+}
+
 # R (paired) or S (summary) as "x (lo-hi)" in format f; "x (one round)"
 # without an interval.  c is the centre: "gm", "mean" or "median".
 function iv(R, c, f) {
