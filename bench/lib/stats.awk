@@ -164,6 +164,26 @@ function summary(x, n, S,    h) {
 	return n
 }
 
+# --- groups pooled: pg_stat_statements' figures of a statement over steps
+
+# pool_add(P, k, calls, mean, sd): a group of calls (their mean and their
+# population stddev, as pg_stat_statements keeps them) added to pool k;
+# pool_mean(P, k) and pool_sd(P, k): every call's mean and population
+# stddev ("" for an empty pool), as if the calls were one sample
+function pool_add(P, k, c, m, sd) {
+	P[k, "n"] += c; P[k, "s"] += c * m; P[k, "q"] += c * (sd ^ 2 + m ^ 2)
+}
+
+function pool_mean(P, k) {
+	return (P[k, "n"] > 0) ? P[k, "s"] / P[k, "n"] : ""
+}
+
+function pool_sd(P, k,    mu) {
+	if (!(P[k, "n"] > 0)) return ""
+	mu = pool_mean(P, k)
+	return sqrt(P[k, "q"] / P[k, "n"] - mu ^ 2)
+}
+
 # --- a value against its baseline, paired by round
 
 # The paired ratio of a value's figure to its baseline's, taken per round
