@@ -190,9 +190,10 @@ $$;
 RESET statement_timeout;
 
 -- predict()'s round (_predict_round, C) takes a sweep's and a step's rows,
--- which a caller can craft: a NULL or NaN figure gives a row of NULLs, an
--- infinite one an error, a zero divisor SQL's error, and every figure that
--- reaches the model's loop
+-- which a caller can craft: a NULL or NaN figure gives a row of NULLs, one
+-- no step measures (infinite, negative, above 1e12) an error, so do a
+-- negative cap and a prediction that is not finite, a zero divisor SQL's
+-- error, and every figure that reaches the model's loop
 -- its check (finite, 0 or more, tps, a commit's time and the CPUs above 0,
 -- at most 1e12, 1 to 100000 clients); nothing else, and never a crash
 CREATE FUNCTION pg_temp.round_of(step jsonb, cap0 int, n0 int, c1 int, n1 int, cpus int,
@@ -231,6 +232,10 @@ FROM (VALUES ('the step as measured', '{}'::jsonb, 1000, 10, 1000, 10, 2),
              ('a new cap of 0', '{}', 1000, 10, 0, 10, 2),
              ('a measured cap of 0', '{}', 0, 10, 500, 10, 2),
              ('a negative new cap', '{}', 1000, 10, -500, 10, 2),
+             ('a negative measured cap', '{}', -1000, 10, 500, 10, 2),
+             ('negative WAL flushes a second', '{"wal_fsyncs_per_s": -400}', 1000, 10, 500, 10, 2),
+             ('negative commits', '{"commits": -20000}', 1000, 10, 500, 10, 2),
+             ('WAL flushes a second 1e-300', '{"wal_fsyncs_per_s": 1e-300}', 1000, 10, 500, 10, 2),
              ('tps of 1e300', '{"tps": 1e300}', 1000, 10, 500, 10, 2),
              ('tps Infinity', '{"tps": "Infinity"}', 1000, 10, 500, 10, 2),
              ('write IOPS Infinity', '{"write_iops": "Infinity"}', 1000, 10, 500, 10, 2),
@@ -247,6 +252,9 @@ SELECT what, pg_temp.round_of('{}', 1000, 10, c1, 10, 2, delay_s, own) AS answer
 FROM (VALUES ('commit_delay NaN', 500, 'NaN'::float8, NULL::float8),
              ('commit_delay Infinity', 500, 'Infinity', NULL),
              ('the disk''s own time Infinity', 2000, 0, 'Infinity'),
-             ('the disk''s own time -1 s', 2000, 0, -1)) AS c(what, c1, delay_s, own);
+             ('the disk''s own time -1 s', 2000, 0, -1),
+             ('a negative new cap, the disk''s own time known', -500, 0, 0.002)) AS c(what, c1, delay_s, own);
+SELECT pg_temp.round_of('{"write_iops": 1e12, "wal_fsyncs_per_s": 1e-300}', 1000, 10, 2000, 10, 2, 0, 0.0001)
+       AS "write IOs a flush beyond float8";
 
 DELETE FROM walpressure.sweeps WHERE sweep_id >= 2101;

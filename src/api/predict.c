@@ -285,8 +285,8 @@ wp_div0_check(double divisor)
 
 /*
  * A round's figures, from its step's row `r` and its sweep's `s`, into
- * *round: false where one it needs is NULL or NaN; an infinite one is
- * refused.
+ * *round: false where one it needs is NULL or NaN; one that is not a
+ * figure a step can measure (finite, 0 or more, at most 1e12) is refused.
  */
 static bool
 wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
@@ -317,14 +317,26 @@ wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
 		isnan(round->write_iops) || isnan(round->wal_fsyncs_per_s) || isnan(round->fsync_avg_ms) ||
 		isnan(round->cpus))
 		return false;
-	/* a crafted row's infinity would pass the loop's check as a NaN: refused */
-	if (isinf(round->tps) || isinf(round->commit_avg_ms) || isinf(round->server_cpu_s) ||
-		isinf(round->client_cpu_s) || isinf(round->write_iops) ||
-		isinf(round->wal_fsyncs_per_s) || isinf(round->fsync_avg_ms))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("_predict_round: a step's figures must be finite"),
-				 errhint("walpressure.predict() calls it with a sweep's steps; call predict().")));
+	/*
+	 * every figure one a step can measure, as import() bounds them (a
+	 * crafted row's infinity would pass the loop's check as a NaN, and a
+	 * huge or negative one reach the prediction unchecked)
+	 */
+	{
+		const char *const names[] = {"tps", "commit_avg_ms", "server_cpu_s", "client_cpu_s", "transactions",
+		"commits", "wal_fsyncs", "write_iops", "wal_fsyncs_per_s", "fsync_avg_ms"};
+		double		figs[] = {round->tps, round->commit_avg_ms, round->server_cpu_s, round->client_cpu_s,
+		round->transactions, round->commits, round->wal_fsyncs, round->write_iops, round->wal_fsyncs_per_s,
+		round->fsync_avg_ms};
+
+		for (int i = 0; i < lengthof(figs); i++)
+			if (!isfinite(figs[i]) || figs[i] < 0 || figs[i] > WP_MODEL_MAX)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("_predict_round: a step's %s must be a figure of 0 or more and at most 1e12, not %g",
+								names[i], figs[i]),
+						 errhint("walpressure.predict() calls it with a sweep's steps; call predict().")));
+	}
 	return true;
 }
 
@@ -333,9 +345,9 @@ wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
  * round's prediction for a value of sweep s at cap c1 with n1 clients
  * (sweep/predict_round.c), or why it is not made; _predict calls it once a
  * round, after its refusals.  A NULL among what it needs gives a row of
- * NULLs; an infinite figure or a negative time of the disk's own is
- * refused, and every figure that reaches the loop is checked as
- * _commit_model checks its own.
+ * NULLs; a figure no step measures, a negative cap or time of the disk's
+ * own, and a prediction that is not finite are refused, and every figure
+ * that reaches the loop is checked as _commit_model checks its own.
  */
 Datum
 wp_predict_round(PG_FUNCTION_ARGS)
@@ -364,6 +376,11 @@ wp_predict_round(PG_FUNCTION_ARGS)
 	at.n1 = PG_GETARG_INT32(5);
 	at.delay_s = PG_GETARG_FLOAT8(6);
 	at.own = PG_ARGISNULL(7) ? NAN : PG_GETARG_FLOAT8(7);
+	if (at.cap0 < 0 || at.c1 < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("_predict_round: a cap must be above 0, not %d", Min(at.cap0, at.c1)),
+				 errhint("walpressure.predict() calls it with the sweep's cap and the cap asked; call predict().")));
 	if (at.own < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -400,6 +417,11 @@ wp_predict_round(PG_FUNCTION_ARGS)
 
 		for (int i = 0; i < 8; i++)
 		{
+			if (isinf(o[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("_predict_round: the prediction is beyond any figure (its figure %d is not finite)", i + 1),
+						 errhint("walpressure.predict() calls it with a sweep's steps; call predict().")));
 			nulls[i] = isnan(o[i]);
 			values[i] = Float8GetDatum(o[i]);
 		}
