@@ -106,7 +106,8 @@ wp_as_postgres() {
 }
 
 # Write the settings of a throwaway cluster that preloads walpressure.
-# $1: data directory, $2: socket directory, $3: port.
+# $1: data directory, $2: socket directory, $3: port.  It trusts every local
+# connection, so its socket is the postgres user's alone (root passes too).
 wp_cluster_conf() {
 	cat >>"$1/postgresql.conf" <<CONF
 
@@ -117,6 +118,7 @@ max_worker_processes = 16
 shared_buffers = 512MB
 listen_addresses = ''
 unix_socket_directories = '$2'
+unix_socket_permissions = 0700
 port = $3
 CONF
 }
