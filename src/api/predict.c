@@ -291,51 +291,64 @@ wp_div0_check(double divisor)
 static bool
 wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
 {
+	/* the step's figures and the sweep's CPUs; bounded: checked here, not by the loop */
+	static const struct
+	{
+		const char *name;
+		Oid			type;
+		size_t		offset;
+		bool		bounded;
+		bool		of_sweep;
+	}			fields[] = {
+		{"tps", FLOAT8OID, offsetof(WpPrRound, tps), true, false},
+		{"commit_avg_ms", FLOAT8OID, offsetof(WpPrRound, commit_avg_ms), true, false},
+		{"server_cpu_s", FLOAT8OID, offsetof(WpPrRound, server_cpu_s), true, false},
+		{"client_cpu_s", FLOAT8OID, offsetof(WpPrRound, client_cpu_s), true, false},
+		{"transactions", INT8OID, offsetof(WpPrRound, transactions), true, false},
+		{"commits", INT8OID, offsetof(WpPrRound, commits), true, false},
+		{"wal_fsyncs", INT8OID, offsetof(WpPrRound, wal_fsyncs), true, false},
+		{"write_iops", FLOAT8OID, offsetof(WpPrRound, write_iops), true, false},
+		{"wal_fsyncs_per_s", FLOAT8OID, offsetof(WpPrRound, wal_fsyncs_per_s), true, false},
+		{"fsync_avg_ms", FLOAT8OID, offsetof(WpPrRound, fsync_avg_ms), true, false},
+		{"cpus", INT4OID, offsetof(WpPrRound, cpus), false, true}
+	};
 	bool		isnull;
+	bool		missing = false;
 	Datum		disk;
 
 	round->clients = DatumGetInt32(GetAttributeByName(r, "clients", &isnull));
 	if (isnull)
 		return false;
-	round->tps = wp_field(r, "tps", FLOAT8OID);
-	round->commit_avg_ms = wp_field(r, "commit_avg_ms", FLOAT8OID);
-	round->server_cpu_s = wp_field(r, "server_cpu_s", FLOAT8OID);
-	round->client_cpu_s = wp_field(r, "client_cpu_s", FLOAT8OID);
-	if (isnan(round->client_cpu_s))
-		round->client_cpu_s = 0;
-	round->transactions = wp_field(r, "transactions", INT8OID);
-	round->commits = wp_field(r, "commits", INT8OID);
-	round->wal_fsyncs = wp_field(r, "wal_fsyncs", INT8OID);
-	round->write_iops = wp_field(r, "write_iops", FLOAT8OID);
-	round->wal_fsyncs_per_s = wp_field(r, "wal_fsyncs_per_s", FLOAT8OID);
-	round->fsync_avg_ms = wp_field(r, "fsync_avg_ms", FLOAT8OID);
-	round->cpus = wp_field(s, "cpus", INT4OID);
+	for (int i = 0; i < lengthof(fields); i++)
+	{
+		double	   *x = (double *) ((char *) round + fields[i].offset);
+
+		*x = wp_field(fields[i].of_sweep ? s : r, fields[i].name, fields[i].type);
+		/* a client's CPU time is not measured everywhere: none then */
+		if (isnan(*x) && strcmp(fields[i].name, "client_cpu_s") == 0)
+			*x = 0;
+		missing |= isnan(*x);
+	}
 	disk = GetAttributeByName(s, "disk", &isnull);
 	round->paced = !isnull && strcmp(TextDatumGetCString(disk), "paced") == 0;
-	if (isnan(round->tps) || isnan(round->commit_avg_ms) || isnan(round->server_cpu_s) ||
-		isnan(round->transactions) || isnan(round->commits) || isnan(round->wal_fsyncs) ||
-		isnan(round->write_iops) || isnan(round->wal_fsyncs_per_s) || isnan(round->fsync_avg_ms) ||
-		isnan(round->cpus))
+	if (missing)
 		return false;
+
 	/*
 	 * every figure one a step can measure, as import() bounds them (a
 	 * crafted row's infinity would pass the loop's check as a NaN, and a
 	 * huge or negative one reach the prediction unchecked)
 	 */
+	for (int i = 0; i < lengthof(fields); i++)
 	{
-		const char *const names[] = {"tps", "commit_avg_ms", "server_cpu_s", "client_cpu_s", "transactions",
-		"commits", "wal_fsyncs", "write_iops", "wal_fsyncs_per_s", "fsync_avg_ms"};
-		double		figs[] = {round->tps, round->commit_avg_ms, round->server_cpu_s, round->client_cpu_s,
-		round->transactions, round->commits, round->wal_fsyncs, round->write_iops, round->wal_fsyncs_per_s,
-		round->fsync_avg_ms};
+		double		x = *(double *) ((char *) round + fields[i].offset);
 
-		for (int i = 0; i < lengthof(figs); i++)
-			if (!isfinite(figs[i]) || figs[i] < 0 || figs[i] > WP_MODEL_MAX)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("_predict_round: a step's %s must be a figure of 0 or more and at most 1e12, not %g",
-								names[i], figs[i]),
-						 errhint("walpressure.predict() calls it with a sweep's steps; call predict().")));
+		if (fields[i].bounded && (!isfinite(x) || x < 0 || x > WP_MODEL_MAX))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("_predict_round: a step's %s must be a figure of 0 or more and at most 1e12, not %g",
+							fields[i].name, x),
+					 errhint("walpressure.predict() calls it with a sweep's steps; call predict().")));
 	}
 	return true;
 }
