@@ -198,7 +198,7 @@ RESET statement_timeout;
 -- at most 1e12, 1 to 100000 clients); nothing else, and never a crash
 CREATE FUNCTION pg_temp.round_of(step jsonb, cap0 int, n0 int, c1 int, n1 int, cpus int,
                                  delay_s float8 DEFAULT 0, own float8 DEFAULT NULL)
-RETURNS text LANGUAGE plpgsql AS $$
+RETURNS text LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     p record;
 BEGIN
