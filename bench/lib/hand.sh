@@ -91,20 +91,27 @@ wb_rounds() {
 
 # wb_sweep ARGS: SELECT walpressure.run_sweep(ARGS) on the bench cluster, its
 # NOTICEs on stderr and in $dir/sweeps.log; prints the sweep id (the script
-# dies when there is none) and keeps the call, one line, in
-# $WB_STAGE/calls.txt ("id<TAB>call").
+# dies when there is none) and keeps the call, one line, in the staged
+# table calls.csv (sweep_id, call).
 wb_sweep() {
 	local call id
 	call=$(printf 'SELECT walpressure.run_sweep(%s)' "$1" | tr -s ' \t\n' ' ')
 	id=$(q -c "$call" 2>&1 | tee -a "$dir/sweeps.log" /dev/stderr | tail -n 1)
 	case $id in '' | *[!0-9]*) wp_die "run_sweep did not return a sweep id: $id" ;; esac
-	printf '%s\t%s\n' "$id" "$call" >>"$WB_STAGE/calls.txt"
+	[ -f "$(wb_csvf calls)" ] || wb_csv calls sweep_id call
+	wb_csv_add calls "$id" "$call"
 	echo "$id"
 }
 
-# wb_sweep_call ID: the call that made sweep ID, as wb_sweep kept it.
+# wb_sweep_call ID: the call that made sweep ID, as wb_sweep kept it (the
+# staged table calls.csv, published with the others, so that --report
+# names it too); wb_sweep_calls: every call, in the order they ran.
 wb_sweep_call() {
-	awk -F '\t' -v id="$1" '$1 == id { print $2 }' "$WB_STAGE/calls.txt"
+	wb_awk -v id="$1" 'row() && col("sweep_id") == id { print col("call") }' "$(wb_csvf calls)"
+}
+
+wb_sweep_calls() {
+	wb_awk 'row() { print col("call") }' "$(wb_csvf calls)"
 }
 
 # wb_script insert-only | batch-insert N | custom SQL: the pgbench script of

@@ -45,7 +45,7 @@ seed000_table() {
 # seed000_text: the text results, on stdout (the sweep's call from calls.csv).
 seed000_text() {
 	wb_header "seed 000 (commit_delay sweep at the article's flush rate) against the article"
-	echo "# the sweep: $(wb_awk -v id="$id" 'row() && col("sweep_id") == id { print col("call") }' "$(wb_csvf calls)")"
+	echo "# the sweep: $(wb_sweep_call "$id")"
 	echo "# simple-update, $clients clients, scale $scale prewarmed, shared_buffers 3GB, max_wal_size 100GB,"
 	echo "# checkpoint_timeout 15min (the article's); pg_wal's disk capped at $cap write IOPS: the article's 1000"
 	echo "# flushes a second at two write IOs each here.  run_sweep: the default engine (pgbench), one sweep,"

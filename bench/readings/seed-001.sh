@@ -85,7 +85,7 @@ cond() { wb_awk -v t="$1" -v n="$2" 'row() && col("test") == t && col("name") ==
 # seed001_text: the text results, on stdout.
 seed001_text() {
 	wb_header "seed 001 (backend_flush_after: the data 4x the memory, and inside shared_buffers) against the article"
-	echo "# the sweeps: $(wb_awk -v id="$(cond 2 sweep_id)" 'row() && col("sweep_id") == id { print col("call") }' "$(wb_csvf calls)")"
+	echo "# the sweeps: $(wb_sweep_call "$(cond 2 sweep_id)")"
 	echo "#   and the same for Test 1 with duration => '$seconds1 s'"
 	echo "# tpcb-like, $clients clients ($(awk -v c="$clients" -v n="$cpus" 'BEGIN { printf "%g", c / n }') per core; the article: 8 on 4 vCPUs), -M prepared (settings' protocol);"
 	echo "# checkpoint_completion_target 0.9, max_wal_size 1GB, checkpoint_timeout 5min (the article's); the disk"

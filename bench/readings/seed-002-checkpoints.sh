@@ -46,7 +46,7 @@ checkpoints_text() {
 
 	wb_header "seed 002 (checkpoints against max_wal_size during a bulk ingestion) against the article"
 	# shellcheck disable=SC2016 # $load$ is the dollar quote of the script, not a variable
-	echo "# the sweep: $(tail -n 1 "$WB_STAGE/calls.txt" | cut -f 2 | sed 's/\$load\$.*\$load\$/$load$<load.sql>$load$/')"
+	echo "# the sweep: $(wb_sweep_calls | tail -n 1 | sed 's/\$load\$.*\$load\$/$load$<load.sql>$load$/')"
 	echo "# load.sql: BEGIN; $rows x INSERT INTO articles (external_id, title, body, category_id, source_id,"
 	echo "#   published_at, word_count) VALUES (md5(random()::text), ..., repeat(md5(random()::text), 32), ...); END;"
 	echo "#   articles: id identity primary key, external_id text UNIQUE (random), 1 kB body; autovacuum off;"

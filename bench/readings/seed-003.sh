@@ -35,7 +35,7 @@ seed003_gains() {
 # seed003_text: the text results, on stdout (the sweep's call from calls.csv).
 seed003_text() {
 	wb_header "seed 003 (fsync off vs synchronous_commit off, pgbench 4 clients) against the article"
-	echo "# the sweep: $(wb_awk -v id="$id" 'row() && col("sweep_id") == id { print col("call") }' "$(wb_csvf calls)")"
+	echo "# the sweep: $(wb_sweep_call "$id")"
 	echo "# tpcb-like, $clients clients, scale $scale prewarmed, shared_buffers 3GB, max_wal_size 8GB;"
 	if [ "$cap" -gt 0 ]; then
 		echo "# pg_wal's disk capped at $cap write IOPS (run_sweep iops_cap, pgbench set_iops_cap);"

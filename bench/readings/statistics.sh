@@ -16,7 +16,7 @@ statistics_text() {
 	echo "# SQL by this script (bench.old_results, bench.old_auto)."
 	echo
 	echo "## 1. A/A: $aa sweeps of two values that cannot differ"
-	echo "# each: $(head -n 1 "$WB_STAGE/calls.txt" | cut -f 2 | sed "s/'A\/A 1'/'A\/A i'/")"
+	echo "# each: $(wb_sweep_calls | head -n 1 | sed "s/'A\/A 1'/'A\/A i'/")"
 	echo "# (commit_delay 0: commit_siblings changes nothing); $warm s warm-up + $seconds s a step, 3 rounds."
 	echo "# The verdict on 6 against 5, per sweep (aa.csv); 95% intervals of the shares: Clopper-Pearson."
 	echo
