@@ -13,7 +13,6 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"
@@ -31,9 +30,6 @@ Datum
 wp_clean_line(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
-	char	   *clean = wp_text_clean(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-	/* at most 1000 characters, cut at a character's end */
-	int			len = pg_mbcharcliplen(clean, strlen(clean), 1000);
 
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(clean, len));
+	PG_RETURN_TEXT_P(cstring_to_text(wp_text_line(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t))));
 }

@@ -164,3 +164,17 @@ wp_text_clean(const char *s, int len)
 	}
 	return out.data;
 }
+
+/*
+ * s (len bytes) as one line of text from a server of the fleet, as a
+ * terminal or a chart may show it: wp_text_clean's, cut to at most 1000
+ * characters at a character's end.
+ */
+char *
+wp_text_line(const char *s, int len)
+{
+	char	   *clean = wp_text_clean(s, len);
+
+	clean[pg_mbcharcliplen(clean, strlen(clean), 1000)] = '\0';
+	return clean;
+}

@@ -15,5 +15,6 @@
 extern int32 wp_text_unsafe(const char *s, int len, bool lines);
 extern void wp_text_check(const char *what, const char *s, int len, bool lines);
 extern char *wp_text_clean(const char *s, int len);
+extern char *wp_text_line(const char *s, int len);
 
 #endif							/* WALPRESSURE_TEXT_CHECK_H */
