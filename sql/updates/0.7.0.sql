@@ -67,6 +67,14 @@ DROP FUNCTION IF EXISTS set_iops_cap(int, int, text);
 DROP FUNCTION IF EXISTS probe_fsync(interval, int);
 -- import()'s check that a document is an export() is C's now (api/import_check.c)
 DROP FUNCTION IF EXISTS _is_export(jsonb);
+-- the fleet's writes of a run's rows, of what a server answered and of a
+-- gathered sweep are statements of src/api/fleet_rows.c now, as the owner
+DROP FUNCTION IF EXISTS _fleet_write_run(bigint, jsonb, text[], interval, name, int, timestamptz);
+DROP FUNCTION IF EXISTS _fleet_write_cancel(bigint, text[]);
+DROP FUNCTION IF EXISTS _fleet_write_member(bigint, text, jsonb);
+DROP FUNCTION IF EXISTS _fleet_write_run_end(bigint, text);
+DROP FUNCTION IF EXISTS _fleet_write_answered(text, jsonb);
+DROP FUNCTION IF EXISTS _fleet_write_sweep(text, bigint, bigint, jsonb);
 
 -- A search's rounds: what each ran and why, and what the rule said after it.
 CREATE TABLE search_rounds (

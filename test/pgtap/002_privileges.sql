@@ -1,6 +1,6 @@
 -- Reading is for pg_monitor, changing for superusers; PUBLIC gets nothing.
 BEGIN;
-SELECT plan(60);
+SELECT plan(54);
 
 SELECT schema_privs_are('walpressure', 'public', ARRAY[]::text[], 'PUBLIC has no use of the schema');
 SELECT schema_privs_are('walpressure', 'pg_monitor', ARRAY['USAGE'], 'pg_monitor uses the schema');
@@ -56,13 +56,6 @@ FROM (VALUES ('run_sweep', ARRAY['text', '"any"', 'integer', '"any"', 'text', 'i
              ('fleet_register', ARRAY['text', 'boolean']),
              ('fleet_cancel', ARRAY['bigint', 'text[]']),
              -- what writes the fleet's rows, as the extension's owner (after the checks in C)
-             ('_fleet_write_run', ARRAY['bigint', 'jsonb', 'text[]', 'interval', 'name', 'integer',
-                                        'timestamp with time zone']),
-             ('_fleet_write_cancel', ARRAY['bigint', 'text[]']),
-             ('_fleet_write_member', ARRAY['bigint', 'text', 'jsonb']),
-             ('_fleet_write_run_end', ARRAY['bigint', 'text']),
-             ('_fleet_write_answered', ARRAY['text', 'jsonb']),
-             ('_fleet_write_sweep', ARRAY['text', 'bigint', 'bigint', 'jsonb']),
              ('_fleet_write_server', ARRAY['text', 'jsonb'])) AS f(f, args);
 -- the fleet's tables and views: pg_monitor reads them, and nothing more
 SELECT table_privs_are('walpressure', t, 'pg_monitor', ARRAY['SELECT'])

@@ -986,6 +986,14 @@ like($st{hostrun}, qr/^failed - canceling statement due to user request \[2J \(b
 unlike(q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase, system_identifier), ' ') FROM walpressure.fleet_members WHERE run_id = $xrun})
 	  . q0(qq{SELECT string_agg(concat_ws(' ', detail, value, phase), ' ') FROM walpressure.fleet_progress WHERE run_id = $xrun}),
 	qr/[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]/, 'no control reaches fleet_members or fleet_progress');
+# what the member that runs answered the run, with controls in its
+# version, written by the run itself (as the owner, in C), cleaned as
+# registering cleaned it
+is(q0(qq{SELECT server_version || ' ' || system_identifier FROM walpressure.fleet_servers
+         WHERE server = 'hostrun' AND answered_at > (SELECT started_at FROM walpressure.fleet_runs WHERE run_id = $xrun)}),
+	'15.99 2J 7000000000000000002', 'the run records what the member with controls answered it, cleaned');
+unlike(q0(q{SELECT string_agg(concat_ws(' ', system_identifier, server_version, walpressure_version), ' ') FROM walpressure.fleet_servers}),
+	qr/[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]/, 'no control reaches fleet_servers');
 
 # a member writes no sweep but its own: a document that says another
 # cluster ran it is refused, and nothing of it is kept
@@ -1058,8 +1066,7 @@ for my $try ([ "SELECT walpressure.fleet_cancel($oprun)", qr/permission denied t
 	[ "CALL walpressure._fleet_run($oprun, ARRAY['c'], '{}', 'SELECT 1', '5 s')", qr/fleet run $oprun is not run by this call/ ],
 	[ "SELECT walpressure._fleet_gather('c', 1, $oprun, '{}')", qr/recorded only by fleet_run\(\) and fleet_collect\(\)/ ],
 	[ "SELECT walpressure._fleet_answered('c', '{}')", qr/recorded only by fleet_run\(\) and fleet_collect\(\)/ ],
-	[ "SELECT walpressure._fleet_write_member($oprun, 'c', '{\"state\": \"cancelled\"}')", qr/permission denied for function _fleet_write_member/ ],
-	[ "SELECT walpressure._fleet_write_cancel($oprun, NULL)", qr/permission denied for function _fleet_write_cancel/ ])
+	[ "SELECT walpressure._fleet_write_server('c', '{}')", qr/permission denied for function _fleet_write_server/ ])
 {
 	($out, $err) = as_role('regress_fleet_other', $try->[0]);
 	like($err, $try->[1], "another operator cannot cancel or take over its run: $try->[0]");
