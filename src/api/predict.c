@@ -175,6 +175,14 @@ wp_predict(PG_FUNCTION_ARGS)
  * overflow), the measured tps, the commit's time and the CPUs positive.
  */
 #define WP_MODEL_MAX 1e12
+
+/* x a figure the model takes: finite, 0 or more (above 0 when positive), at most WP_MODEL_MAX */
+static bool
+wp_model_figure(double x, bool positive)
+{
+	return isfinite(x) && x >= 0 && !(positive && x == 0) && x <= WP_MODEL_MAX;
+}
+
 static void
 wp_commit_model_check(int clients, int new_clients, const double figures[7])
 {
@@ -196,7 +204,7 @@ wp_commit_model_check(int clients, int new_clients, const double figures[7])
 		double		x = figures[i];
 		bool		positive = a == 1 || a == 2 || a == 4;	/* tps, commit_s, cpus */
 
-		if (!isfinite(x) || x < 0 || (positive && x == 0) || x > WP_MODEL_MAX)
+		if (!wp_model_figure(x, positive))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("_commit_model: argument %d must be a figure %s and at most 1e12, not %g",
@@ -343,7 +351,7 @@ wp_round_read(HeapTupleHeader s, HeapTupleHeader r, WpPrRound *round)
 	{
 		double		x = *(double *) ((char *) round + fields[i].offset);
 
-		if (fields[i].bounded && (!isfinite(x) || x < 0 || x > WP_MODEL_MAX))
+		if (fields[i].bounded && !wp_model_figure(x, false))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("_predict_round: a step's %s must be a figure of 0 or more and at most 1e12, not %g",
