@@ -23,11 +23,12 @@ seed001_windows() {
 		END {
 			print "who,test,round,value,tps,ckpts,buffers_checkpoint,buffers_clean,buffers_backend,seconds,write_mb_s,dirty_mb,writeback_mb,state"
 			for (i = 1; i <= k; i++) {
-				# the log samples inside the window; the sectors between the first and the last
-				f = l = 0; sd = swb = m = 0
-				for (j = 1; j <= n; j++) if (e[j] >= a[i] && e[j] <= b[i]) { if (!f) f = j; l = j; sd += dm[j]; swb += wm[j]; m++ }
+				# the log samples inside the window (their dirty and writeback MB,
+				# averaged); the sectors between the first and the last
+				f = l = m = 0; delete D; delete B
+				for (j = 1; j <= n; j++) if (e[j] >= a[i] && e[j] <= b[i]) { if (!f) f = j; l = j; m++; D[m] = dm[j]; B[m] = wm[j] }
 				printf "%s%.0f,%s,%s,%s,%s\n", W[i], b[i] - a[i], (l > f ? sprintf("%.2f", (sw[l] - sw[f]) * 512 / 1048576 / (e[l] - e[f])) : ""),
-					(m ? sprintf("%.1f", sd / m) : ""), (m ? sprintf("%.1f", swb / m) : ""), st[i]
+					(m ? sprintf("%.1f", mean(D, m)) : ""), (m ? sprintf("%.1f", mean(B, m)) : ""), st[i]
 			}
 		}
 		# "2026-11-25 21:22:00.3735+00" -> seconds since 1970 (UTC)

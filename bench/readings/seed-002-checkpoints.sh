@@ -26,13 +26,13 @@ checkpoints_means() {
 	# their WAL (fpi_pct weighted by wal_mb: the share of all the bytes)
 	wb_awk 'row() && col("state") == "clean" {
 			k = col("who") SUBSEP col("value"); if (!(k in n)) o[++no] = k; n[k]++
-			for (i = 4; i <= 18; i++) { name[i] = NAME_[FILENAME, i]; if (ROW_[i] != "") { s[k, i] += ROW_[i]; c[k, i]++ } }
+			for (i = 4; i <= 18; i++) { name[i] = NAME_[FILENAME, i]; if (ROW_[i] != "") { c[k, i]++; s[k, i, c[k, i]] = ROW_[i] } }
 			if (col("fpi_pct") != "") { hf[k] += num("fpi_pct") * num("wal_mb"); hw[k] += num("wal_mb") }
 		}
 		END {
 			printf "who,value"; for (i = 4; i <= 18; i++) printf ",%s", name[i]; print ",fpi_wal_pct,windows"
 			for (j = 1; j <= no; j++) { k = o[j]; split(k, x, SUBSEP); printf "%s,%s", x[1], x[2]
-				for (i = 4; i <= 18; i++) printf ",%s", (c[k, i] ? s[k, i] / c[k, i] : "")
+				for (i = 4; i <= 18; i++) { delete y; for (j2 = 1; j2 <= c[k, i]; j2++) y[j2] = s[k, i, j2]; printf ",%s", mean(y, c[k, i] + 0) }
 				printf ",%s,%d\n", (hw[k] > 0 ? hf[k] / hw[k] : ""), n[k] }
 		}' "$(wb_csvf windows)" >"$(wb_csvf means)"
 }
@@ -130,14 +130,14 @@ checkpoints_text() {
 		wb_awk -v who="$who" -v name="$([ "$who" = sweep ] && echo run_sweep || echo "pgbench by hand")" -v s="$small" -v l="$large" \
 			-v ts="$ts" -v tl="$tl" -v w="$warmup" -v n="$seconds" 'row() && col("who") == who && col("state") == "clean" {
 				c = num("ckpts"); r = num("wal_mb_s")
-				if (col("value") == s) { ns++; cs += c; if (c < 1) s0++; if (ns == 1 || c < ms) ms = c; if (c > xs) xs = c; rs += r }
-				if (col("value") == l) { nl++; cl += c; if (c > 0) l1++; rl += r; wl = r * (w + n); if (wl > wmax) wmax = wl }
+				if (col("value") == s) { ns++; cs[ns] = c; if (c < 1) s0++; if (ns == 1 || c < ms) ms = c; if (c > xs) xs = c; rs += r }
+				if (col("value") == l) { nl++; cl[nl] = c; if (c > 0) l1++; rl[nl] = r; wl = r * (w + n); if (wl > wmax) wmax = wl }
 			}
 			END {
-				printf "- checkpoints, %s: %s %.1f a window (%d-%d), %s %.1f; ", name, s, cs / ns, ms, xs, l, cl / nl
+				printf "- checkpoints, %s: %s %.1f a window (%d-%d), %s %.1f; ", name, s, mean(cs, ns), ms, xs, l, mean(cl, nl)
 				printf "%s starts one every %d MB of WAL, %s every %d MB; ", s, ts, l, tl
 				printf "a %d s step (warm-up and window) at %s writes about %.0f MB at its mean %.1f MB/s, at most %.0f MB (%.0f%% of its trigger)\n",
-					w + n, l, rl / nl * (w + n), rl / nl, wmax, 100 * wmax / tl
+					w + n, l, mean(rl, nl) * (w + n), mean(rl, nl), wmax, 100 * wmax / tl
 				printf "  -> %s: %s\n", name, (s0 == 0 && l1 == 0) ? "the small value forced checkpoints in every window, the large one in none, as designed" : \
 					sprintf("NOT as designed: %d window(s) at %s without a checkpoint, %d at %s with one (rescale: bash bench/seed-002-checkpoints ROUNDS SECONDS SMALL LARGE)", s0, s, l1, l)
 			}' "$windows"
