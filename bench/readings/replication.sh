@@ -28,8 +28,10 @@ replication_table() {
 				for (i = 1; i <= nw[r]; i++) if (t >= w0[r, i] && t <= w1[r, i]) { key = wk[r, i]; pl[key, ++np[key]] = num("ms") } } next }
 		FILENAME ~ /lags.csv$/ { if (row() && col("flush_ms") != "") { r = col("rtt"); t = num("t")
 				for (i = 1; i <= nw[r]; i++) if (t >= w0[r, i] && t <= w1[r, i]) { key = wk[r, i]
-					lw[key] += num("write_ms"); lf[key] += num("flush_ms"); nl[key]++; if (col("replay_ms") != "") { lr[key] += num("replay_ms"); nlr[key]++ } } } next }
-		function f3(s, n) { return n ? sprintf("%.3f", s / n) : "" }
+					nl[key]++; lw[key, nl[key]] = num("write_ms"); lf[key, nl[key]] = num("flush_ms")
+					if (col("replay_ms") != "") { nlr[key]++; lr[key, nlr[key]] = num("replay_ms") } } } next }
+		# the mean of A[key, 1..n] to 3 decimals ("" when n is 0)
+		function m3(A, key, n,    y, j) { if (!n) return ""; for (j = 1; j <= n; j++) y[j] = A[key, j]; return sprintf("%.3f", mean(y, n)) }
 		END {
 			print "rtt,sc,cd,tps,ci_low,ci_high,latency_avg_ms,fsync_avg_ms,commits_per_fsync,hand_tps,hand_latency_ms,ping_idle_ms,ping_load_ms,write_lag_ms,flush_lag_ms,replay_lag_ms,repeats,discarded,cd_ratio_gm,cd_ratio_lo,cd_ratio_hi,hand_cd_ratio"
 			for (i = 1; i <= nr; i++) {
@@ -42,7 +44,7 @@ replication_table() {
 					paired(a, b, R); hr = (ht[base] > 0) ? ht[key] / ht[base] : ""
 				} else hr = ""
 				printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, sc[k], cd[k], f["tps", k], f["lo", k], f["hi", k], f["lat", k],
-					f["fs", k], f["cf", k], ht[key], hl[key], idle[r], median(y, np[key] + 0), f3(lw[key], nl[key]), f3(lf[key], nl[key]), f3(lr[key], nlr[key]),
+					f["fs", k], f["cf", k], ht[key], hl[key], idle[r], median(y, np[key] + 0), m3(lw, key, nl[key]), m3(lf, key, nl[key]), m3(lr, key, nlr[key]),
 					f["rep", k], f["dis", k], R["gm"], R["lo"], R["hi"], hr
 			}
 		}' "$(wb_csvf rtt)" "$(wb_csvf configs)" "$(wb_csvf windows)" "$(wb_csvf hand)" "$(wb_csvf results)" "$(wb_csvf pings)" "$(wb_csvf lags)" \
@@ -148,9 +150,9 @@ AWK
 		printf "  RTT %-4s %-12s %-22s %-12s  by hand %.2fx\n", col("rtt"), col("sc"), iv(R, "gm", "%.2fx"), v, num("hand_cd_ratio")
 	}' "$table"
 	# run_sweep against pgbench by hand
-	wb_awk 'row() && num("hand_tps") > 0 { d = (num("tps") / num("hand_tps") - 1) * 100; s += abs(d); n++; if (abs(d) > m) { m = abs(d); mk = col("rtt") "/" col("sc") "/" col("cd") }
+	wb_awk 'row() && num("hand_tps") > 0 { d = (num("tps") / num("hand_tps") - 1) * 100; n++; a[n] = abs(d); if (abs(d) > m) { m = abs(d); mk = col("rtt") "/" col("sc") "/" col("cd") }
 	                 if (num("hand_tps") >= num("ci_low") && num("hand_tps") <= num("ci_high")) nin++ }
-	END { if (n) printf "- run_sweep against pgbench by hand (-M prepared): tps %.1f%% apart on average, at most %.1f%% (%s); by hand inside run_sweep'"'"'s interval in %d of %d\n", s / n, m, mk, nin, n }' "$table"
+	END { if (n) printf "- run_sweep against pgbench by hand (-M prepared): tps %.1f%% apart on average, at most %.1f%% (%s); by hand inside run_sweep'"'"'s interval in %d of %d\n", mean(a, n), m, mk, nin, n }' "$table"
 	echo "- the sweeps: $(wb_awk 'FILENAME ~ /rtt.csv$/ { if (row()) r[col("sweep_id")] = col("rtt"); next }
 		row() { printf "%sRTT %s: sweep %s %s (%s/%s steps)", (k++ ? "; " : ""), r[col("sweep_id")], col("sweep_id"), col("status"), col("steps_done"), col("steps_total") }' \
 		"$(wb_csvf rtt)" "$(wb_csvf sweeps)")"
