@@ -34,9 +34,9 @@ wb_cluster_new() {
 # wb_drop_data: at exit, after everything registered with wb_at_exit (the
 # servers stopped), every PostgreSQL data directory in $dir (one with a
 # PG_VERSION: the cluster's, a standby's, a template) removed; the staged
-# results --report reads, server.log and the other figures stay.  One a
-# server still runs in (postmaster.pid) is left, and WP_BENCH_KEEP_DATA=1
-# keeps them all.
+# results --report reads, server.log and the other figures stay; and the
+# server's private directory, when empty.  One a server still runs in
+# (postmaster.pid) is left, and WP_BENCH_KEEP_DATA=1 keeps them all.
 wb_drop_data() {
 	local d
 	[ "${WP_BENCH_KEEP_DATA:-0}" = 1 ] && return 0
@@ -44,6 +44,14 @@ wb_drop_data() {
 		d=${d%/}
 		[ -f "$d/PG_VERSION" ] && [ ! -f "$d/postmaster.pid" ] && rm -rf "$d"
 	done
+	# the cluster's private directory for the pgbench engine's files, which
+	# its server keeps after it stops (src/common/program.c: in /dev/shm, or
+	# /tmp without it), when empty
+	if [ ! -f "$data/postmaster.pid" ]; then
+		for d in /dev/shm /tmp; do
+			rmdir "$d/walpressure.$(id -u postgres).$port" 2>/dev/null
+		done
+	fi
 	return 0
 }
 
