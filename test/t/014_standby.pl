@@ -29,7 +29,7 @@ $primary->safe_psql('postgres', q{SELECT pg_create_physical_replication_slot('s1
 $primary->backup('base');
 
 # the standby: application_name s1 (its node name), walpressure preloaded
-my $standby = PostgreSQL::Test::Cluster->new('s1');
+my $standby = keep_node(PostgreSQL::Test::Cluster->new('s1'));
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
 # (its slot keeps the WAL it has not received while it is down)
 $standby->append_conf('postgresql.conf', qq{

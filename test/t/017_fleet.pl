@@ -229,7 +229,7 @@ my $central = new_node('central', conf => [ max_worker_processes => 16 ]);
 my $a = new_node('a', @load);
 my $c = new_node('c', @load);
 
-my $b = PostgreSQL::Test::Cluster->new('b');
+my $b = keep_node(PostgreSQL::Test::Cluster->new('b'));
 $b->init;
 $b->append_conf('postgresql.conf', qq{
 shared_preload_libraries = 'walpressure'

@@ -37,7 +37,7 @@ our @EXPORT = qw(
   $CGROUP quiet_machine measuring new_node poll wait_sql wait_ready wait_until
   sweep_field sweep_reaches wait_sweep sweep_again wait_clients wait_window
   backend_pid children worker_count kill9 background session write_file
-  private_dir dir_entries
+  private_dir dir_entries keep_node
 );
 
 # When test/run runs majors side by side it names a lock file
@@ -157,7 +157,7 @@ walpressure.cgroup is C<$CGROUP>: WP_TEST_CGROUP, else 'walpressure'.
 
 =cut
 
-my @nodes;    # what new_node made, for END
+my @nodes;    # what new_node made and keep_node was given, for END
 
 sub new_node
 {
@@ -180,6 +180,21 @@ sub new_node
 	  if $o{extension} // 1;
 	$node->safe_psql('postgres', "SELECT walpressure.init_pgbench($o{pgbench})")
 	  if defined $o{pgbench};
+	keep_node($node);
+	return $node;
+}
+
+=item keep_node($node)
+
+A node made another way (a standby from a backup, a server in a network
+namespace): at the end of the file it is stopped and its private directory
+removed when empty, as new_node's are (see private_dir).  Returns it.
+
+=cut
+
+sub keep_node
+{
+	my ($node) = @_;
 	push @nodes, $node;
 	return $node;
 }
